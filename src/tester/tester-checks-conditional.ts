@@ -1,6 +1,8 @@
 import { isSuccessAnswer, isConditionalChange, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel } from '../model/model-types.js';
 import { isWritable } from '../model/model-schemas.js';
+import { isMergePatch } from '../model/model-defaults.js';
+import { padUnionsForMergePatch } from './tester-arbitraries.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, objectKey, type TestContext } from './tester-context.js';
 
@@ -27,7 +29,10 @@ async function changeBody(ctx: TestContext, r: ResourceModel, route: OperationRo
   for (const f of r.fields) if (drawn[f.name] !== undefined && isWritable(r, f, 'update')) b[f.name] = drawn[f.name];
   // Another value than the object made holds, field by field (unlike): the change changes it, and its tag must move.
   const made = ctx.pool.get(r.name)?.find((x) => objectKey(r, x) === id);
-  return ctx.onlyRequestFields(route, ctx.bindBody(route, ctx.unlike(route, b, made), ctx.pathTarget(route, id)));
+  const body = ctx.onlyRequestFields(route, ctx.bindBody(route, ctx.unlike(route, b, made), ctx.pathTarget(route, id)));
+  // A merge patch says a union field whole (its other variants' members null): merged into the object's variant, a
+  // drawn one would otherwise hold both variants' members, and be refused, so no change would be seen.
+  return isMergePatch(route.operation) ? padUnionsForMergePatch(r, body) : body;
 }
 
 export async function checkConditional(ctx: TestContext): Promise<void> {

@@ -61,10 +61,19 @@ const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[
     check: 'endpoints.valid-requests',
     expected: /the total \(total\) equal to the \d+ objects its pages list after a delete/,
   },
+  // endpoints.etag's change of a merge-patch update was a drawn body merged into the object: an offer of the other
+  // variant merged into the one held matched neither, was refused, and no change was seen. It now says a union
+  // field whole, as endpoints.valid-requests does (the other variants' members null), so the tag must move.
+  {
+    fault: 'etag-unchanged',
+    only: ['endpoints.etag'],
+    check: 'endpoints.etag',
+    expected: /a new ETag once updateTitle changed the Title/,
+  },
 ];
 
 /** Faults a default run lets through that the spec does not make faults, or that no check yet holds (docs/testing.md). */
-const ESCAPES = new Set(['offer-no-variant-accepted', 'etag-unchanged']);
+const ESCAPES = new Set(['offer-no-variant-accepted']);
 /** Caught on some runs only, by a drawn body that happens to be the refused one: the tester sends no named example. */
 const BY_CHANCE = new Set(['example-refused']);
 
