@@ -248,7 +248,8 @@ function fitsVariant(value: Record<string, unknown>, v: VariantModel): boolean {
 
 /**
  * The invalid values of a union at `path` (the whole body when empty): a tag no variant has, and each variant with
- * one of its required fields left out — in an untagged union, only where what is left is no other variant.
+ * one of its required fields left out — in an untagged union, only where what is left is no other variant —, and each
+ * holding another variant's member (untagged, only where that is no variant).
  */
 export function unionMutations(model: ServiceModel, union: UnionModel, path: readonly (string | number)[]): Mutation[] {
   const name = path.length === 0 ? 'the body' : path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
@@ -281,13 +282,15 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
         out.push({ label: `${name} (variant ${v.name}) ${m.label}`, condition: m.condition, apply: put(broken) });
       }
     }
-    // Tagged: a member another variant has, under this variant's tag (a service checking the tag and any variant's
-    // members takes it). Each variant is closed; an unknown field to this one, judged as the format's rule is.
-    if (d === undefined) continue;
+    // A member another variant has, beside this variant's (under its tag, where tagged): a service checking the tag
+    // and any variant's members takes it. Each variant is closed; an unknown field to this one, judged as the
+    // format's rule is. Untagged, only where the value is then no variant at all (a rental holding a purchase's
+    // price): it must match exactly one.
     for (const w of union.variants) {
       const other = w === v ? undefined : w.fields.find((g) => g.name !== d && !v.fields.some((x) => x.name === g.name));
       const value = other && sampleVariant(model, union, w)?.[other.name];
       if (!other || value === undefined) continue;
+      if (d === undefined && union.variants.some((x) => fitsVariant({ ...sample, [other.name]: value }, x))) continue;
       out.push({
         label: `${name} (variant ${v.name}, sent ${w.name}'s ${other.name}) with an unknown field`,
         condition: 'validation',

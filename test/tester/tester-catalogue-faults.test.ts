@@ -70,10 +70,18 @@ const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[
     check: 'endpoints.etag',
     expected: /a new ETag once updateTitle changed the Title/,
   },
+  // An untagged union was sent each variant without a required member, never one holding another variant's member:
+  // a value of no variant (a rental holding a purchase's price_cents) is now sent too, where it fits none.
+  {
+    fault: 'offer-no-variant-accepted',
+    only: ['endpoints.invalid-requests'],
+    check: 'endpoints.invalid-requests',
+    expected: /offer \(variant (rental|purchase), sent (purchase|rental)'s \w+\) with an unknown field/,
+  },
 ];
 
 /** Faults a default run lets through that the spec does not make faults, or that no check yet holds (docs/testing.md). */
-const ESCAPES = new Set(['offer-no-variant-accepted']);
+const ESCAPES = new Set<string>([]);
 /** Caught on some runs only, by a drawn body that happens to be the refused one: the tester sends no named example. */
 const BY_CHANCE = new Set(['example-refused']);
 
