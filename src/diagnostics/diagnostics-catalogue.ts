@@ -355,6 +355,11 @@ export const DIAGNOSTICS = {
   'export-not-shown': { severity: 'info', message: '{item} is not shown in the spec; in the {target} document, {consequence}' },
   'export-skipped': { severity: 'warning', message: '{item} is left out of the {target} document: {reason}' },
   'import-not-openapi': { severity: 'error', message: 'cannot import {path}: {detail}' },
+  'import-from-swagger2': {
+    severity: 'info',
+    message:
+      'the document is Swagger 2.0; it was converted to OpenAPI 3.0 by {converter} and that is imported (pointers of Swagger 2.0 losses name the original document; the others, the converted one)',
+  },
   'import-unresolved-ref': {
     severity: 'error',
     message: 'the $ref `{ref}` at {at} cannot be followed ({reason}); nothing was imported, as what it points to would be left out',

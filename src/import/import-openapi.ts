@@ -27,6 +27,7 @@ import {
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { hoistShapes, withExportedShapes } from './import-shapes.js';
+import { convertSwagger2 } from './import-swagger2.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -222,7 +223,8 @@ function fail(file: string, detail: string): ImportResult {
 
 function checkOpenApi(value: unknown, file: string): string | undefined {
   if (!isObject(value)) return 'the document is not a mapping';
-  if (typeof value.swagger === 'string') return `it is Swagger ${value.swagger}; convert it to OpenAPI 3 first`;
+  if (typeof value.swaggerVersion === 'string') return `it is Swagger ${value.swaggerVersion}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read`;
+  if (typeof value.swagger === 'string') return `it is Swagger ${value.swagger}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read`;
   const v = value.openapi;
   if (typeof v !== 'string') return 'it has no `openapi` version field';
   if (!/^3\.[01]\.\d+/.test(v)) return `OpenAPI ${v} is not supported; OpenAPI 3.0 and 3.1 are`;
@@ -253,6 +255,7 @@ export async function importOpenApiFile(path: string, options: ImportOptions = {
       return fail(path, `it is neither YAML nor JSON (${(err as Error).message.split('\n')[0]})`);
     }
   }
+  if (isSwagger2(parsed)) return importSwagger2(parsed, path, options, () => SwaggerParser.bundle(path, LOCAL_ONLY), dirname(resolvePath(path)));
   const problem = checkOpenApi(parsed, path);
   if (problem) return fail(path, problem);
   const diagnostics: Diagnostic[] = [];
@@ -271,6 +274,9 @@ export async function importOpenApiFile(path: string, options: ImportOptions = {
 
 /** Imports an OpenAPI document already in memory (internal `$ref`s only). */
 export async function importOpenApiDocument(document: unknown, file = '<input>', options: ImportOptions = {}): Promise<ImportResult> {
+  if (isSwagger2(document)) {
+    return importSwagger2(document, file, options, () => SwaggerParser.bundle(structuredClone(document) as never, LOCAL_ONLY), process.cwd());
+  }
   const problem = checkOpenApi(document, file);
   if (problem) return fail(file, problem);
   const diagnostics: Diagnostic[] = [];
@@ -283,6 +289,31 @@ export async function importOpenApiDocument(document: unknown, file = '<input>',
     }
   }
   return importBundled(bundled, file, diagnostics, options);
+}
+
+function isSwagger2(value: unknown): value is Record<string, unknown> {
+  return isObject(value) && value.swagger === '2.0';
+}
+
+/** A Swagger 2.0 document: external `$ref`s bundled in (nothing downloaded), converted to OpenAPI 3.0, imported. */
+async function importSwagger2(
+  document: Record<string, unknown>,
+  file: string,
+  options: ImportOptions,
+  bundle: () => Promise<unknown>,
+  base: string,
+): Promise<ImportResult> {
+  let whole: Record<string, unknown> = document;
+  if (hasExternalRefs(document)) {
+    try {
+      whole = (await bundle()) as Record<string, unknown>;
+    } catch (err) {
+      return { diagnostics: getUnresolvedRefs(document, base, err, file) };
+    }
+  }
+  const converted = convertSwagger2(whole, file);
+  if (converted.document === undefined) return { diagnostics: converted.diagnostics };
+  return importBundled(converted.document as Json, file, converted.diagnostics, options);
 }
 
 /** Whether any `$ref` points outside the document. */

@@ -50,7 +50,7 @@ export function validateSpec(loaded: LoadedSpec): Diagnostic[] {
     if (key !== undefined) {
       const version = typeof top[key] === 'string' || typeof top[key] === 'number' ? String(top[key]) : '?';
       const run = `servicespec import openapi ${loaded.file} -o SPEC`;
-      const advice = key === 'openapi' ? `import it first: ${run}` : `convert it to OpenAPI 3 first, then import it: ${run}`;
+      const advice = key === 'openapi' || version === '2.0' ? `import it first: ${run}` : `convert it to OpenAPI 3 first, then import it: ${run}`;
       return [
         createDiagnostic(
           'openapi-document',

@@ -70,13 +70,13 @@ describe('import, then serve --allow-gaps', { timeout: 180_000 }, () => {
 });
 
 describe('check given a Swagger 2 document', { timeout: 60_000 }, () => {
-  it('says to convert it to OpenAPI 3, then import it', async () => {
+  it('says to import it (the importer converts Swagger 2.0)', async () => {
     const file = join(dir.path, 'old.yaml');
     writeFileSync(file, 'swagger: "2.0"\ninfo: { title: Old, version: "1" }\npaths: {}\n');
     const r = await runCli(['check', file]);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain(
-      `error openapi-document: ${file} is a Swagger document (swagger: 2.0), not a servicespec; convert it to OpenAPI 3 first`,
+      `error openapi-document: ${file} is a Swagger document (swagger: 2.0), not a servicespec; import it first: servicespec import openapi ${file} -o SPEC`,
     );
   });
 });

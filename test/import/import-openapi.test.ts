@@ -517,7 +517,7 @@ describe('import: files, references and bad input', () => {
 
   it('refuses what is not OpenAPI 3 with one clear diagnostic, never a stack trace', async () => {
     const cases: [string, string, string][] = [
-      ['swagger.yaml', 'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths: {}\n', 'Swagger 2.0'],
+      ['swagger.yaml', 'swagger: "1.2"\ninfo: { title: x, version: "1" }\npaths: {}\n', 'it is Swagger 1.2; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read'],
       ['old.yaml', 'openapi: 2.5.0\ninfo: { title: x, version: "1" }\npaths: {}\n', 'OpenAPI 2.5.0 is not supported'],
       ['list.yaml', '- a\n- b\n', 'not a mapping'],
       ['noversion.yaml', 'info: { title: x }\n', 'no `openapi` version field'],

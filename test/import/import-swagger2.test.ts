@@ -1,0 +1,112 @@
+// Swagger 2.0 documents are converted to OpenAPI 3.0 in memory (@scalar/openapi-upgrader) and imported: the
+// conversion is said once (import-from-swagger2), what it changes is said at pointers into the Swagger 2.0
+// document, and a malformed Swagger 2.0 document is refused with a code, never a stack trace.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { OPENAPI_FIXTURES, tempDir } from '../export/helpers.js';
+import { startService } from '../runtime/helpers.js';
+
+const tmp = tempDir('servicespec-swagger2-');
+afterAll(() => tmp.remove());
+
+const errors = (r: { diagnostics: { severity: string }[] }) => r.diagnostics.filter((d) => d.severity === 'error');
+
+describe('importing Swagger 2.0', { timeout: 60_000 }, () => {
+  it('imports the Swagger petstore: its operations, resources, the conversion note and what changed, at the original pointers', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'swagger2', 'petstore.json'), { specFile: join(tmp.path, 'petstore.servicespec.yaml') });
+    expect(errors(r)).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-from-swagger2')).toHaveLength(1);
+    expect(r.diagnostics.find((d) => d.code === 'import-from-swagger2')!.message).toContain('@scalar/openapi-upgrader 0.4.9');
+    const ops = Object.keys(r.document!.endpoints!.operations!);
+    expect(ops).toHaveLength(20);
+    expect(ops).toEqual(expect.arrayContaining(['addPet', 'getPetById', 'deletePet', 'uploadFile', 'loginUser', 'findPetsByStatus']));
+    expect(Object.keys(r.document!.resources!)).toEqual(expect.arrayContaining(['Pet', 'Order', 'User']));
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' || d.code === 'import-dropped').map((d) => [d.code, d.pointer]);
+    expect(said).toContainEqual(['import-approximated', '/paths/~1pet~1{petId}~1uploadImage/post/parameters/2']);
+    expect(said).toContainEqual(['import-approximated', '/paths/~1pet/post/produces']);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
+  it('says collectionFormat OpenAPI 3 cannot express and x- extensions, at the Swagger 2.0 pointers', async () => {
+    const r = await importOpenApiDocument({
+      swagger: '2.0',
+      info: { title: 'Things', version: '1' },
+      'x-audience': 'internal',
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'listThings',
+            'x-ms-pageable': { nextLinkName: 'next' },
+            parameters: [
+              { name: 'tags', in: 'query', type: 'array', items: { type: 'string' }, collectionFormat: 'tsv' },
+              { name: 'X-Ids', in: 'header', type: 'array', items: { type: 'string' }, collectionFormat: 'pipes' },
+            ],
+            responses: { '200': { description: 'ok', schema: { type: 'array', items: { type: 'string' } } } },
+          },
+        },
+      },
+    });
+    expect(errors(r)).toEqual([]);
+    const said = r.diagnostics.map((d) => [d.code, d.pointer]);
+    expect(said).toContainEqual(['import-from-swagger2', undefined]);
+    expect(said).toContainEqual(['import-approximated', '/paths/~1things/get/parameters/0/collectionFormat']);
+    expect(said).toContainEqual(['import-approximated', '/paths/~1things/get/parameters/1/collectionFormat']);
+    expect(said).toContainEqual(['import-dropped', '/x-audience']);
+    expect(said).toContainEqual(['import-dropped', '/paths/~1things/get/x-ms-pageable']);
+  });
+
+  it('refuses a malformed Swagger document with a code, never a stack trace', async () => {
+    const cases: [string, string, string, string][] = [
+      ['nopaths.yaml', 'swagger: "2.0"\ninfo: { title: x, version: "1" }\n', 'import-not-openapi', 'has no `paths` mapping'],
+      ['v12.yaml', 'swagger: "1.2"\ninfo: { title: x, version: "1" }\npaths: {}\n', 'import-not-openapi', 'it is Swagger 1.2'],
+      ['v12b.json', '{"swaggerVersion": "1.2", "apis": []}', 'import-not-openapi', 'it is Swagger 1.2'],
+      [
+        'dangling.yaml',
+        'swagger: "2.0"\ninfo: { title: x, version: "1" }\npaths:\n  /a:\n    get:\n      responses:\n        "200": { description: ok, schema: { $ref: "#/definitions/Nothing" } }\n',
+        'import-unresolved-ref',
+        '#/definitions/Nothing',
+      ],
+    ];
+    for (const [name, text, code, words] of cases) {
+      writeFileSync(join(tmp.path, name), text);
+      const r = await importOpenApiFile(join(tmp.path, name));
+      expect(r.document).toBeUndefined();
+      expect(r.diagnostics.map((d) => d.code)).toEqual([code]);
+      expect(r.diagnostics[0]!.message).toContain(words);
+      expect(r.diagnostics[0]!.message).not.toMatch(/^\s+at\s/m);
+    }
+    const dangling = await importOpenApiFile(join(tmp.path, 'dangling.yaml'));
+    expect(dangling.diagnostics[0]!.pointer).toBe('/paths/~1a/get/responses/200/schema');
+  });
+
+  it('serves the imported petstore-expanded: a pet created is read back and listed', async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'swagger2', 'petstore-expanded.json'), { specFile: join(tmp.path, 'expanded.servicespec.yaml') });
+    expect(errors(r)).toEqual([]);
+    expect(r.document!.endpoints!.operations).toMatchObject({
+      findPets: { action: 'list', resource: 'Pet' },
+      addPet: { action: 'create', resource: 'Pet' },
+      'find pet by id': { action: 'read', resource: 'Pet' },
+      deletePet: { action: 'delete', resource: 'Pet' },
+    });
+    const s = await startService(r.compiled!.model!);
+    try {
+      const created = await fetch(`${s.url}/pets`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Rex', tag: 'dog' }),
+      });
+      expect(created.status).toBeLessThan(300);
+      const pet = (await created.json()) as { id: number; name: string };
+      expect(pet.name).toBe('Rex');
+      const read = await fetch(`${s.url}/pets/${pet.id}`);
+      expect(read.status).toBe(200);
+      expect(await read.json()).toMatchObject({ name: 'Rex', tag: 'dog' });
+      const list = await fetch(`${s.url}/pets`);
+      expect(await list.json()).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Rex' })]));
+    } finally {
+      await s.close();
+    }
+  });
+});
