@@ -81,7 +81,7 @@ export function registerImportCommand(program: Command): void {
   const imp = program.command('import').description('turn another format into a servicespec');
   imp
     .command('openapi')
-    .description('import an OpenAPI 3.0 or 3.1 document (YAML or JSON) and report which parts it leaves not shown')
+    .description('import an OpenAPI 3.0 or 3.1 or a Swagger 2.0 document (YAML or JSON) and report which parts it leaves not shown')
     .argument('<file>', 'the OpenAPI document; $refs to other files are bundled in')
     .option('-o, --output <out>', 'write the spec to this file (atomically) instead of standard output')
     .addOption(formatOption())
@@ -91,7 +91,8 @@ export function registerImportCommand(program: Command): void {
       '\nResources come from component schemas, operations become actions where their shapes allow and custom\n' +
         'operations otherwise; x-servicespec-* extensions are read back. Nothing is invented: each name changed and\n' +
         'each thing left out or approximated is a diagnostic, and the gap report lists what stays not shown.\n' +
-        'Exit status: 0 when a spec was written (its own diagnostics are printed), 1 when the input is not OpenAPI 3,\n' +
+        'A Swagger 2.0 document is converted to OpenAPI 3.0 in memory first (import-from-swagger2 says so).\n' +
+        'Exit status: 0 when a spec was written (its own diagnostics are printed), 1 when the input is not Swagger 2.0 or OpenAPI 3,\n' +
         'the result would not pass `check` (nothing is written) or the output cannot be written, 2 on a usage error\n' +
         '(-o naming the input file included).',
     )
