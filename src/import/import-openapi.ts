@@ -3120,6 +3120,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
 
   const sources: OpSource[] = [];
   const ids = new UniqueNames('_');
+  // Each route taken (method and path shape) → the operation and path key that took it.
+  const routes = new Map<string, { id: string; rawPath: string }>();
   const paths = isObject(ctx.doc.paths) ? ctx.doc.paths : {};
   for (const [rawPath, rawItem] of Object.entries(paths)) {
     const itemPointer = joinPointer('/paths', rawPath);
@@ -3181,6 +3183,24 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           { what: 'operation', from: rawId, to: id, reason: 'operation ids have no control characters and no surrounding spaces' },
           joinPointer(pointer, 'operationId'),
         );
+      // Two path keys differing only in their parameters' names (Trello's /boards/{idBoard}/cards/{filter} and
+      // /boards/{idBoard}/cards/{idCard}) are one path, which OpenAPI says must not be (Paths Object: templated paths
+      // with the same hierarchy but different templated names are identical): one route answers one operation.
+      const route = `${method} ${routeShape(path)}`;
+      const taken = routes.get(route);
+      if (taken !== undefined) {
+        report(
+          ctx,
+          'import-dropped',
+          {
+            item: `operation ${rawId ?? id} (${method} ${rawPath})`,
+            reason: `${method} ${taken.rawPath} (operation ${taken.id}) is the same route, its path parameters named otherwise: no request can tell the two apart, and the first is kept`,
+          },
+          pointer,
+        );
+        continue;
+      }
+      routes.set(route, { id: rawId ?? id, rawPath });
       const params = paramsOf(ctx, item, op, pointer, itemPointer).map((x) =>
         x.p.in === 'path' && renamed.names.has(String(x.p.name)) ? { ...x, p: { ...x.p, name: renamed.names.get(String(x.p.name)) } } : x,
       );

@@ -309,3 +309,40 @@ describe('import of shapes public documents have: the second sweep', () => {
     ]);
   });
 });
+
+describe('import of shapes public documents have: the third sweep', () => {
+  it("leaves out the second of two paths differing only in their parameters' names (trello.com: /boards/{idBoard}/cards/{filter} and …/{idCard}), and says so", async () => {
+    const card = jsonBody({ type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' } } });
+    const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'trello', version: '1' },
+      paths: {
+        '/boards/{idBoard}/cards/{filter}': {
+          get: {
+            operationId: 'getBoardsCardsByIdBoardByFilter',
+            parameters: [param('idBoard'), param('filter')],
+            responses: { '200': { description: 'ok', ...card } },
+          },
+        },
+        '/boards/{idBoard}/cards/{idCard}': {
+          get: {
+            operationId: 'getBoardsCardsByIdBoardByIdCard',
+            parameters: [param('idBoard'), param('idCard')],
+            responses: { '200': { description: 'ok', ...card } },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'trello.json');
+    expect(errorsOf(r)).toEqual([]);
+    expect(Object.keys(r.document!.endpoints!.operations!)).toEqual(['getBoardsCardsByIdBoardByFilter']);
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('getBoardsCardsByIdBoardByIdCard'));
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [
+        expect.stringMatching(/^#?\/paths\/~1boards~1\{idBoard\}~1cards~1\{idCard\}\/get$/),
+        expect.stringContaining('GET /boards/{idBoard}/cards/{filter} (operation getBoardsCardsByIdBoardByFilter) is the same route'),
+      ],
+    ]);
+  });
+});
