@@ -93,6 +93,10 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       // The service says it does not implement the operation (a custom operation with no handler; a create whose
       // request leaves out a required value the spec does not state): nothing of it can be judged, and it is not run.
       if (res.status === 501) return undefined;
+      // With no body size shown, a body refused as too large (413 Content Too Large, RFC 9110) met a limit the spec
+      // does not state (serve's built-in 1 MiB, a named gap): the edge's many long texts (Keycloak's realm, three
+      // clients of 1000-character strings, 1.04 MB) are not judged. With one shown, no body over it is sent (fits).
+      if (limit === undefined && res.status === 413) return undefined;
       const refusedAsDeclared =
         o.action === 'custom' &&
         res.status >= 400 &&
