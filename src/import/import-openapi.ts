@@ -3001,8 +3001,14 @@ function planParams(
         }
       }
       // A parameter named after a field is its filter, unless the field's type cannot be filtered on (check:
-      // filter-type-invalid): then it stays the operation's own.
-      if (Object.hasOwn(resourceFields, name) && !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type)) && resourceFields[name]!.writeOnly !== true) {
+      // filter-type-invalid): then it stays the operation's own. A `sort` naming no field to sort by is no filter on
+      // a field `sort` (Vimeo's album has one): every list reads its `sort` itself (check's wire-name-clash).
+      if (
+        name !== LIST_PARAMS.sort &&
+        Object.hasOwn(resourceFields, name) &&
+        !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type)) &&
+        resourceFields[name]!.writeOnly !== true
+      ) {
         filter.push(name);
         // A required parameter (`required: true`) is a filter every request must send.
         if (p.required === true) requiredFilters.push(name);
@@ -3340,7 +3346,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
               action === 'list'
                 ? page?.paging?.style === 'after' && l.name === LIST_PARAMS.sort
                   ? 'a list paged after an identifier (`starting_after`) runs in identifier order: it takes no `sort`; the service refuses a request that sends it'
-                  : 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
+                  : l.name === LIST_PARAMS.sort
+                    ? "a list's `sort` takes the names of its resource's fields, and its values name none (nor is it a filter: every list reads `sort` itself); the service refuses a request that sends it"
+                    : 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
                 : `${action === 'update' ? 'an' : 'a'} ${action} reads no query parameters: the service ignores it, answering a request that sends it as one that does not`,
           },
           l.pointer,

@@ -346,3 +346,37 @@ describe('import of shapes public documents have: the third sweep', () => {
     ]);
   });
 });
+
+describe('import of shapes public documents have: the third sweep, lists', () => {
+  it("leaves out a list's `sort` whose values name no field, though the resource has a field `sort` (vimeo.com: GET /me/albums), and says so", async () => {
+    const album = {
+      type: 'object',
+      properties: { uri: { type: 'string' }, name: { type: 'string' }, sort: { type: 'string', enum: ['added_first', 'alphabetical'] } },
+    };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'vimeo', version: '1' },
+      paths: {
+        '/me/albums': {
+          get: {
+            operationId: 'get_albums',
+            parameters: [{ name: 'sort', in: 'query', required: false, schema: { type: 'string', enum: ['alphabetical', 'date', 'duration'] } }],
+            responses: { '200': { description: 'ok', ...jsonBody({ type: 'array', items: { $ref: '#/components/schemas/album' } }) } },
+          },
+        },
+      },
+      components: { schemas: { album } },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'vimeo.json');
+    expect(errorsOf(r)).toEqual([]);
+    const op = r.document!.endpoints!.operations!.get_albums! as unknown as Json;
+    expect([op.action, op.filter, op.sort]).toEqual(['list', undefined, undefined]);
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('`sort`') && d.message.includes('get_albums'));
+    expect(said.map((d) => [d.pointer, d.message])).toEqual([
+      [
+        expect.stringMatching(/\/parameters\/0$/),
+        expect.stringContaining("a list's `sort` takes the names of its resource's fields, and its values name none"),
+      ],
+    ]);
+  });
+});
