@@ -2372,17 +2372,19 @@ function bindingsFor(
 ): { bind: Record<string, string>; key?: string[]; unique?: string } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
+  // The object's own key: its identifier, else its `id` (Box's FileRequest, whose `id` is optional, is read by it at
+  // /file_requests/{file_request_id}): a create's or list's parameter naming it names an object, not a parent.
+  const own = identifier ?? DEFAULT_IDENTIFIER_FIELD;
   const bind: Record<string, string> = {};
   for (const p of params) {
     let at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
     // A list's or create's parameter names the parent the objects are under, never their own identifier (a Tag's
     // \`id\` for \`/notes/{id}/tags\`): the field named after the segment before it (\`note_id\`, \`noteId\`), else none.
-    if ((action === 'list' || action === 'create') && at?.path === identifier && path !== undefined) at = parentFieldFor(fields, path, p);
+    if ((action === 'list' || action === 'create') && at?.path === own && path !== undefined) at = parentFieldFor(fields, path, p);
     const f = at?.field;
     // A write-only field binds no path (check's write-only-invalid). A create binds a read-only field the path alone
     // gives (a task's project_id under /projects/{projectId}/tasks), never the identifier, which the server makes.
-    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || f.writeOnly === true || (action === 'create' && at.path === identifier))
-      return undefined;
+    if (at === undefined || f === undefined || !BINDABLE.has(f.type) || f.writeOnly === true || (action === 'create' && at.path === own)) return undefined;
     if (action === 'create' && at.path.includes('.') && !Object.hasOwn(fields, at.path) && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
     bind[p] = at.path;
   }

@@ -380,3 +380,39 @@ describe('import of shapes public documents have: the third sweep, lists', () =>
     ]);
   });
 });
+
+describe('import of shapes public documents have: the third sweep, creates', () => {
+  it("reads a POST under an object's own key (box.com: POST /file_requests/{file_request_id}/copy, FileRequest's `id` optional) as no create binding that key, and says so", async () => {
+    const fileRequest = {
+      type: 'object',
+      properties: { id: { type: 'string', readOnly: true }, title: { type: 'string' }, description: { type: 'string' } },
+    };
+    const ref = { $ref: '#/components/schemas/FileRequest' };
+    const param = { name: 'file_request_id', in: 'path', required: true, schema: { type: 'string' } };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'box', version: '1' },
+      paths: {
+        '/file_requests/{file_request_id}': {
+          get: { operationId: 'get_file_requests_id', parameters: [param], responses: { '200': { description: 'ok', ...jsonBody(ref) } } },
+        },
+        '/file_requests/{file_request_id}/copy': {
+          post: {
+            operationId: 'post_file_requests_id_copy',
+            parameters: [param],
+            requestBody: { required: true, ...jsonBody({ type: 'object', properties: { title: { type: 'string' } } }) },
+            responses: { '200': { description: 'copied', ...jsonBody(ref) } },
+          },
+        },
+      },
+      components: { schemas: { FileRequest: fileRequest } },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'box.json');
+    expect(errorsOf(r)).toEqual([]);
+    const ops = r.document!.endpoints!.operations! as unknown as Record<string, Json>;
+    expect([ops.get_file_requests_id!.action, ops.get_file_requests_id!.bind]).toEqual(['read', { file_request_id: 'id' }]);
+    // Before, a create binding file_request_id to `id`: every copy made an object with its source's key (409 from serve).
+    expect([ops.post_file_requests_id_copy!.action, ops.post_file_requests_id_copy!.bind]).toEqual(['custom', undefined]);
+    expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('post_file_requests_id_copy'))).toBe(true);
+  });
+});
