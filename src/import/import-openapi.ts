@@ -3150,6 +3150,23 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       );
       continue;
     }
+    // A path naming one parameter twice (readme's oas-examples `/anything/{id}/{action}/{id}`): one name cannot hold
+    // two segments, so no route can be served for it, and check refuses it (invalid-path); the rest is still imported.
+    const templateNames = [...rawPath.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+    const twice = templateNames.find((n, i) => templateNames.indexOf(n) !== i);
+    if (twice !== undefined) {
+      const ops = METHODS.filter((m) => isObject(item[m])).map((m) => m.toUpperCase());
+      report(
+        ctx,
+        'import-dropped',
+        {
+          item: `${ops.length > 0 ? ops.join(', ') : 'path'} ${rawPath}`,
+          reason: `the path names parameter \`${twice}\` twice: one parameter cannot hold two segments, so no route serves it`,
+        },
+        itemPointer,
+      );
+      continue;
+    }
     let path = rawPath;
     if (ctx.versionPrefix !== undefined && path.startsWith(ctx.versionPrefix)) path = path.slice(ctx.versionPrefix.length) || '/';
     // A path parameter's name is not on the wire (its segment is): one the format cannot hold ({intent-id}) is renamed.

@@ -415,4 +415,29 @@ describe('import of shapes public documents have: the third sweep, creates', () 
     expect([ops.post_file_requests_id_copy!.action, ops.post_file_requests_id_copy!.bind]).toEqual(['custom', undefined]);
     expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('post_file_requests_id_copy'))).toBe(true);
   });
+
+  it("leaves out a path naming one parameter twice (@readme/oas-examples parameters-common's /anything/{id}/{action}/{id}), and says so", async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'parameters-common', version: '1' },
+      paths: {
+        '/anything/{id}': {
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'number' } }],
+          get: { operationId: 'getAnythingId', responses: { '200': { description: 'ok' } } },
+        },
+        '/anything/{id}/{action}/{id}': {
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'number' } },
+            { name: 'action', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          get: { operationId: 'getAnythingIdActionId', responses: { '200': { description: 'ok' } } },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'parameters-common.json');
+    expect(errorsOf(r)).toEqual([]);
+    expect(Object.keys((r.document!.endpoints as Json).operations as Json)).toEqual(['getAnythingId']);
+    const said = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('names parameter `id` twice'));
+    expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/^#?\/paths\/~1anything~1\{id\}~1\{action\}~1\{id\}$/)]);
+  });
 });
