@@ -45,7 +45,7 @@ describe('Node support', () => {
           path !== '' && e.dev !== true && e.optional !== true && e.engines && !Array.isArray(e.engines) && e.engines.node && !admitsFloor(e.engines.node),
       )
       .map(([path, e]) => `${path.slice(path.lastIndexOf('node_modules/') + 'node_modules/'.length)}@${e.version}`);
-    expect(above).toEqual(['cookie@2.0.2']);
+    expect(above).toEqual(['@scalar/helpers@0.18.0', '@scalar/openapi-types@0.9.9', '@scalar/openapi-upgrader@0.4.9', 'cookie@2.0.2']);
     for (const name of above) expect(section).toContain(`**${name}**`);
   });
 
