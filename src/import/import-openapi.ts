@@ -223,8 +223,9 @@ function fail(file: string, detail: string): ImportResult {
 
 function checkOpenApi(value: unknown, file: string): string | undefined {
   if (!isObject(value)) return 'the document is not a mapping';
-  if (typeof value.swaggerVersion === 'string') return `it is Swagger ${value.swaggerVersion}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read`;
-  if (typeof value.swagger === 'string') return `it is Swagger ${value.swagger}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read`;
+  // Swagger 1.2 names its version `swaggerVersion`, 2.0 `swagger` (2.0 itself is converted before this is asked).
+  const swagger = value.swaggerVersion ?? value.swagger;
+  if (typeof swagger === 'string') return `it is Swagger ${swagger}; Swagger 2.0 and OpenAPI 3.0 and 3.1 are read`;
   const v = value.openapi;
   if (typeof v !== 'string') return 'it has no `openapi` version field';
   if (!/^3\.[01]\.\d+/.test(v)) return `OpenAPI ${v} is not supported; OpenAPI 3.0 and 3.1 are`;

@@ -4,37 +4,22 @@
 import { upgrade } from '@scalar/openapi-upgrader';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import { getByPointer, isObject as isObj } from './import-schema.js';
 
 type Obj = Record<string, unknown>;
 
 export const SWAGGER2_CONVERTER = '@scalar/openapi-upgrader 0.4.9';
 
+// Swagger 2.0's operations: OpenAPI 3's but `trace`.
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'];
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function unescapeToken(t: string): string {
-  return t.replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
+/** Whether an internal `$ref` points at something in the document (a malformed percent escape points at nothing). */
 function resolveLocal(doc: unknown, ref: string): boolean {
-  if (ref === '#') return true;
-  if (!ref.startsWith('#/')) return false;
-  let node: unknown = doc;
-  for (const raw of ref.slice(2).split('/')) {
-    let token: string;
-    try {
-      token = unescapeToken(decodeURIComponent(raw));
-    } catch {
-      return false;
-    }
-    if (Array.isArray(node)) node = node[Number(token)];
-    else if (isObj(node) && Object.prototype.hasOwnProperty.call(node, token)) node = node[token];
-    else return false;
+  try {
+    return ref.startsWith('#') && getByPointer(doc, ref) !== undefined;
+  } catch {
+    return false;
   }
-  return node !== undefined;
 }
 
 /** Every `$ref` inside the document that points to nothing: the import stops, as for OpenAPI 3. */
