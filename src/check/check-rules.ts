@@ -59,6 +59,7 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
+import { checkExamples } from './check-examples.js';
 import { checkPathBindings, checkUniqueKeys } from './check-path-bindings.js';
 import { checkEnvelopes } from './check-envelope.js';
 import { checkErrorHeaders, checkResponseHeaders } from './check-response-headers.js';
@@ -1764,6 +1765,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 };
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
+const exampleRules: Rule = ({ model, report }) => checkExamples(model, report);
 const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkPathBindings(model, report));
 
 /** A request's JSON media type (`request_media_type`): application/json or an application/…+json type, no parameters. */
@@ -1838,6 +1840,7 @@ export const RULES: readonly Rule[] = [
   stateRules,
   operationRules,
   callbackRules,
+  exampleRules,
   pathBindingRules,
   requestMediaTypeRules,
   envelopeRules,

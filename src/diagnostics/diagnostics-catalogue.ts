@@ -135,6 +135,10 @@ export const DIAGNOSTICS = {
     message:
       'operation `{operation}`: callback `{callback}`: callbacks are served on create operations only (they carry events about the object it creates), not on {action}',
   },
+  'example-invalid': {
+    severity: 'warning',
+    message: 'operation `{operation}`: the {which} example `{name}` does not match the shape the spec gives it: {detail}',
+  },
   'callback-url-invalid': { severity: 'error', message: 'operation `{operation}`: callback `{callback}`: `url` {detail}' },
   'callback-event-unknown': {
     severity: 'error',

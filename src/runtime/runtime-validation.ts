@@ -1,45 +1,8 @@
-import { createRequire } from 'node:module';
 import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import type * as Ajv2020Module from 'ajv/dist/2020.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { ResourceModel } from '../model/model-types.js';
-import { MULTIPLE_OF_PRECISION } from '../model/model-schemas.js';
+import { createModelAjv, typedDiscriminators } from '../model/model-ajv.js';
 import { ServiceError, type InvalidField } from './runtime-errors.js';
-
-const require = createRequire(import.meta.url);
-
-/** Ajv and its formats, loaded on first use (~50 ms of a service's start otherwise). */
-function createAjv(): Ajv2020 {
-  const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
-  const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
-  // `discriminator`: a tagged union's tag is read first, so a wrong tag is one clear error, not one per variant.
-  const ajv = new Ajv({
-    allErrors: true,
-    strict: false,
-    discriminator: true,
-    coerceTypes: false,
-    removeAdditional: false,
-    useDefaults: false,
-    ownProperties: true,
-    multipleOfPrecision: MULTIPLE_OF_PRECISION,
-  });
-  addFormats(ajv);
-  return ajv;
-}
-
-/**
- * A copy where each schema with a `discriminator` also says `type: object`: Ajv applies its `discriminator`
- * keyword to objects only and then skips the `oneOf`, so without it a tagged union accepted any non-object (a
- * number, a string) as valid.
- */
-function typedDiscriminators(node: unknown, parentKey?: string): unknown {
-  if (Array.isArray(node)) return node.map((n) => typedDiscriminators(n));
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(node)) out[k] = typedDiscriminators(v, k);
-  if (parentKey !== 'properties' && typeof out.discriminator === 'object' && out.discriminator !== null && out.type === undefined) out.type = 'object';
-  return out;
-}
 
 export type Validator = (value: unknown) => void;
 
@@ -64,7 +27,7 @@ export function createValidatorFactory(): ValidatorFactory {
     let validate: ValidateFunction | undefined;
     const compile = () => {
       pending.delete(compile);
-      validate ??= (ajv ??= createAjv()).compile(typedDiscriminators(schema) as Record<string, unknown>);
+      validate ??= (ajv ??= createModelAjv({ allErrors: true })).compile(typedDiscriminators(schema) as Record<string, unknown>);
       return validate;
     };
     pending.add(compile);

@@ -1,0 +1,113 @@
+// endpoints.operations.<id>.examples: each named example against the body or parameter it shows, as the service
+// reads it (the model's schemas under the runtime's Ajv options). An example the service would refuse misleads every
+// reader of the docs and every try-it; it is a warning, since serving does not depend on it.
+
+import type { ValidateFunction } from 'ajv/dist/2020.js';
+import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
+import { createModelAjv, typedDiscriminators } from '../model/model-ajv.js';
+import { isMergePatch } from '../model/model-defaults.js';
+import { getResource, getStateMachine } from '../model/model-lookup.js';
+import type { JsonSchema } from '../model/model-schemas.js';
+import { getFieldSchema, getMergePatchSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import { joinPointer } from '../util/util-json-pointer.js';
+
+type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
+
+export function checkExamples(model: ServiceModel, report: Report): void {
+  const ops = (model.endpoints?.operations ?? []).filter((o) => o.examples !== undefined);
+  // Ajv is loaded only for a spec that shows examples.
+  if (ops.length === 0) return;
+  const ajv = createModelAjv({ allErrors: false });
+  const mismatch = (schema: JsonSchema, value: unknown): string | undefined => {
+    let v: ValidateFunction;
+    try {
+      v = ajv.compile(typedDiscriminators(schema) as JsonSchema);
+    } catch {
+      return undefined; // a schema check refuses elsewhere
+    }
+    if (v(value)) return undefined;
+    const e = v.errors?.[0];
+    const extra = e?.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : '';
+    return e ? `${e.instancePath || 'the value'} ${e.message ?? 'does not match'}${extra}` : 'does not match';
+  };
+  for (const o of ops) {
+    const ex = o.examples!;
+    const at = joinPointer(o.pointer, 'examples');
+    const resource = getResource(model, o.resource);
+    const sides = [
+      { which: 'request' as const, list: ex.request, schema: () => requestSchemaOf(model, o, resource) },
+      { which: 'response' as const, list: ex.response, schema: () => responseSchemaOf(model, o, resource) },
+    ];
+    for (const side of sides) {
+      if (side.list.length === 0) continue;
+      const schema = side.schema();
+      if (schema === undefined) continue;
+      for (const e of side.list) {
+        const detail = mismatch(schema, e.value);
+        if (detail !== undefined)
+          report(
+            'example-invalid',
+            { operation: o.id, which: side.which, name: e.name, detail },
+            joinPointer(joinPointer(joinPointer(at, side.which), e.name), 'value'),
+          );
+      }
+    }
+    for (const p of ex.parameters) {
+      const field = parameterField(model, o, resource, p.name);
+      if (field === undefined) continue;
+      const schema = getFieldSchema(model, field, resource);
+      for (const e of p.examples) {
+        const detail = mismatch(schema, e.value);
+        if (detail !== undefined)
+          report(
+            'example-invalid',
+            { operation: o.id, which: `parameter ${p.name}`, name: e.name, detail },
+            joinPointer(joinPointer(joinPointer(joinPointer(at, 'parameters'), p.name), e.name), 'value'),
+          );
+      }
+    }
+  }
+}
+
+/** The body the operation takes, as sent (its request envelope included); undefined where it takes none. */
+function requestSchemaOf(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined): JsonSchema | undefined {
+  let s: JsonSchema | undefined;
+  if (o.action === 'custom') s = o.request ? getShapeSchema(model, o.request, 'create') : undefined;
+  else if (!resource) s = undefined;
+  else if (o.action === 'transition') {
+    const t = getStateMachine(model, resource.name)?.transitions.find((x) => x.name === o.transition);
+    s = t ? getTransitionSchema(model, resource, t.requires) : undefined;
+  } else if (o.action === 'update') s = isMergePatch(o) ? getMergePatchSchema(model, resource, o) : getRequestSchema(model, resource, o, 'update');
+  else if (o.action === 'create' || o.action === 'replace') s = getRequestSchema(model, resource, o, o.action);
+  return s && o.requestEnvelope ? wrapped(o.requestEnvelope.data, s) : s;
+}
+
+/** The success answer's body, as sent (its envelope and a list's page included); undefined where it has none. */
+function responseSchemaOf(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined): JsonSchema | undefined {
+  let s: JsonSchema | undefined;
+  if (o.action === 'custom') s = o.response ? getShapeSchema(model, o.response, 'response') : undefined;
+  else if (!resource || o.status === 204 || o.status === 205) s = undefined;
+  else if (o.action === 'list') {
+    const items: JsonSchema = { type: 'array', items: getResourceSchema(model, resource, 'response') };
+    // A page's other members are the runtime's to fill; the example is held to its list of objects.
+    s = o.paging?.body === 'envelope' ? { ...wrapped(o.paging.items, items), additionalProperties: true } : items;
+  } else s = getResourceSchema(model, resource, 'response');
+  return s && o.envelope ? { ...wrapped(o.envelope.data, s), additionalProperties: true } : s;
+}
+
+function wrapped(member: string, s: JsonSchema): JsonSchema {
+  return { type: 'object', properties: { [member]: s }, required: [member], additionalProperties: false };
+}
+
+/** The field a parameter's examples show: the path's (bound or the identifier), a filter's, or a custom one's own. */
+function parameterField(model: ServiceModel, o: OperationModel, resource: ResourceModel | undefined, name: string): FieldModel | undefined {
+  const own = [...o.query, ...o.headers].find((p) => p.name === name);
+  if (own) return own;
+  if (!resource) return undefined;
+  const bound = o.bindings?.find((b) => b.param === name);
+  if (bound && !bound.field.includes('.')) return resource.fields.find((f) => f.name === bound.field);
+  if (o.pathParams.at(-1) === name && resource.identifier !== undefined && !bound) return resource.fields.find((f) => f.name === resource.identifier);
+  if (o.action === 'list' && o.filter.includes(name)) return resource.fields.find((f) => f.name === name);
+  return undefined;
+}
