@@ -27,7 +27,7 @@ import {
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { hoistShapes, withExportedShapes } from './import-shapes.js';
-import { convertSwagger2 } from './import-swagger2.js';
+import { convertSwagger2, getSwagger2Pointer } from './import-swagger2.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -314,7 +314,12 @@ async function importSwagger2(
   }
   const converted = convertSwagger2(whole, file);
   if (converted.document === undefined) return { diagnostics: converted.diagnostics };
-  return importBundled(converted.document as Json, file, converted.diagnostics, options);
+  const own = new Set(converted.diagnostics);
+  const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options);
+  // The importer read the converted document; its pointers are said as places in the document the user has.
+  const back = (d: Diagnostic): Diagnostic =>
+    own.has(d) || d.file !== file || d.pointer === undefined ? d : { ...d, pointer: getSwagger2Pointer(d.pointer, whole, converted.document) };
+  return { ...result, diagnostics: result.diagnostics.map(back) };
 }
 
 /** Whether any `$ref` points outside the document. */

@@ -1,6 +1,6 @@
 // Swagger 2.0 (OpenAPI 2.0): converted to OpenAPI 3.0 in memory by @scalar/openapi-upgrader, then imported as
 // any OpenAPI 3 document. What the conversion changes or cannot carry is said here, at pointers into the ORIGINAL
-// Swagger 2.0 document; what the importer says afterwards points into the converted OpenAPI 3.0 document.
+// Swagger 2.0 document; what the importer says afterwards is pointed back at the original by getSwagger2Pointer.
 import { upgrade } from '@scalar/openapi-upgrader';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -156,4 +156,82 @@ export function convertSwagger2(value: Obj, file: string): Swagger2Result {
   if (!isObj(converted) || typeof converted.openapi !== 'string') return fail('the Swagger 2.0 document cannot be converted to OpenAPI 3');
   const diagnostics = [createDiagnostic('import-from-swagger2', { converter: SWAGGER2_CONVERTER }, { file }), ...findLosses(value, file)];
   return { document: converted, diagnostics };
+}
+
+const tokensOf = (pointer: string): string[] =>
+  pointer === ''
+    ? []
+    : pointer
+        .split('/')
+        .slice(1)
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** The node at `tokens`; with `follow`, `$ref`s inside the document are followed on the way (bounded: no cycle). */
+function nodeAt(root: unknown, tokens: readonly string[], follow = true): unknown {
+  const deref = (n: unknown): unknown => {
+    for (let hops = 0; follow && isObj(n) && typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 8; hops++)
+      n = nodeAt(root, tokensOf(n.$ref.slice(1)), false);
+    return n;
+  };
+  let node: unknown = root;
+  for (const t of tokens) {
+    node = deref(node);
+    if (Array.isArray(node)) node = node[Number(t)];
+    else if (isObj(node) && Object.prototype.hasOwnProperty.call(node, t)) node = node[t];
+    else return undefined;
+  }
+  return deref(node);
+}
+
+/** The index of the original parameter list's entry (its `$ref` followed) that `pick` takes. */
+function originalParameter(original: unknown, list: readonly string[], pick: (p: Obj) => boolean): number | undefined {
+  const params = nodeAt(original, list);
+  if (!Array.isArray(params)) return undefined;
+  const i = params.findIndex((_, k) => {
+    const n = nodeAt(original, [...list, String(k)]);
+    return isObj(n) && pick(n);
+  });
+  return i < 0 ? undefined : i;
+}
+
+/**
+ * A pointer into the converted OpenAPI 3.0 document, as the place in the ORIGINAL Swagger 2.0 document it came from:
+ * its components under their Swagger names (`/definitions`, `/securityDefinitions`, `/parameters`, `/responses`), a
+ * parameter by its name and place rather than its index (the body one leaves the list), a request body as the body
+ * or form parameter, a media type's schema as Swagger's one `schema` — then the deepest part of that path the
+ * original holds, so a pointer always names a place the user's document has.
+ */
+export function getSwagger2Pointer(pointer: string, original: Obj, converted: Obj): string {
+  const t = tokensOf(pointer);
+  let out: string[] = t;
+  const comp: Record<string, string> = { schemas: 'definitions', securitySchemes: 'securityDefinitions', parameters: 'parameters', responses: 'responses' };
+  // A media type's content in OpenAPI 3 is Swagger's one schema (or examples) on the parameter or response.
+  const unwrapContent = (rest: string[]): string[] => (rest[0] === 'content' && rest.length >= 2 ? rest.slice(2) : rest);
+  if (t[0] === 'components' && t[1] !== undefined && comp[t[1]] !== undefined) {
+    out = [comp[t[1]]!, ...t.slice(2)];
+    if (t[1] === 'responses') out = [...out.slice(0, 2), ...unwrapContent(out.slice(2))];
+  } else if (t[0] === 'paths' && t.length >= 3) {
+    const op = t[2] === 'parameters' ? t.slice(0, 2) : t.slice(0, 3);
+    const rest = t.slice(op.length);
+    if (rest[0] === 'parameters' && rest[1] !== undefined) {
+      const p = nodeAt(converted, [...op, 'parameters', rest[1]]);
+      const j = isObj(p) ? originalParameter(original, [...op, 'parameters'], (n) => n.name === p.name && n.in === p.in) : undefined;
+      out = j === undefined ? op : [...op, 'parameters', String(j), ...rest.slice(2)];
+    } else if (rest[0] === 'requestBody') {
+      const inner = unwrapContent(rest.slice(1));
+      const body = originalParameter(original, [...op, 'parameters'], (n) => n.in === 'body');
+      const formName = inner[0] === 'schema' && inner[1] === 'properties' ? inner[2] : undefined;
+      const form = formName !== undefined ? originalParameter(original, [...op, 'parameters'], (n) => n.in === 'formData' && n.name === formName) : undefined;
+      out =
+        body !== undefined
+          ? [...op, 'parameters', String(body), ...inner]
+          : form !== undefined
+            ? [...op, 'parameters', String(form), ...inner.slice(3)]
+            : [...op, 'parameters'];
+    } else if (rest[0] === 'responses' && rest[1] !== undefined) out = [...op, 'responses', rest[1], ...unwrapContent(rest.slice(2))];
+  }
+  // The deepest part of the path the original holds, as written (a `$ref` is where its pointer stops).
+  let depth = out.length;
+  while (depth > 0 && nodeAt(original, out.slice(0, depth), false) === undefined) depth--;
+  return out.slice(0, depth).reduce((at, k) => joinPointer(at, k), '');
 }

@@ -1,10 +1,12 @@
 // Swagger 2.0 documents are converted to OpenAPI 3.0 in memory (@scalar/openapi-upgrader) and imported: the
 // conversion is said once (import-from-swagger2), what it changes is said at pointers into the Swagger 2.0
 // document, and a malformed Swagger 2.0 document is refused with a code, never a stack trace.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { getByPointer } from '../../src/import/import-schema.js';
+import { getSwagger2Pointer } from '../../src/import/import-swagger2.js';
 import { OPENAPI_FIXTURES, tempDir } from '../export/helpers.js';
 import { startService } from '../runtime/helpers.js';
 
@@ -27,6 +29,62 @@ describe('importing Swagger 2.0', { timeout: 60_000 }, () => {
     expect(said).toContainEqual(['import-approximated', '/paths/~1pet~1{petId}~1uploadImage/post/parameters/2']);
     expect(said).toContainEqual(['import-approximated', '/paths/~1pet/post/produces']);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // securityDefinitions: the API key in its header, OAuth2's implicit flow as bearer (said), its scopes, and each
+    // operation's own requirement.
+    const byId = r.document!.endpoints!.operations as Record<string, { auth?: unknown }>;
+    expect(r.document!.authentication).toEqual({
+      schemes: { petstore_auth: { type: 'bearer' }, api_key: { type: 'api_key', in: 'header', name: 'api_key' } },
+      scopes: { 'write:pets': 'modify pets in your account', 'read:pets': 'read your pets' },
+    });
+    expect(byId.addPet!.auth).toEqual({ schemes: ['petstore_auth'], scopes: ['write:pets', 'read:pets'] });
+    expect(byId.getPetById!.auth).toEqual({ schemes: ['api_key'], scopes: [] });
+    const implicit = r.diagnostics.find((d) => d.code === 'import-approximated' && d.message.includes('petstore_auth (OAuth2 implicit)'));
+    expect(implicit?.pointer).toBe('/securityDefinitions/petstore_auth');
+    // Every pointer of the import names a place the Swagger document has (the importer read the converted one).
+    const original = JSON.parse(readFileSync(join(OPENAPI_FIXTURES, 'swagger2', 'petstore.json'), 'utf8')) as unknown;
+    const missing = r.diagnostics.filter((d) => d.pointer !== undefined && getByPointer(original, d.pointer) === undefined);
+    expect(missing.map((d) => `${d.code} ${d.pointer}`)).toEqual([]);
+  });
+
+  it("points the importer's diagnostics back at the Swagger document: by parameter name through a $ref, a form field, a component", () => {
+    const original = {
+      swagger: '2.0',
+      parameters: { Limit: { name: 'limit', in: 'query', type: 'integer' } },
+      definitions: { Pet: { type: 'object', properties: { name: { type: 'string' } } } },
+      paths: {
+        '/pets': {
+          get: { parameters: [{ $ref: '#/parameters/Limit' }, { name: 'tag', in: 'query', type: 'string' }] },
+          post: {
+            consumes: ['multipart/form-data'],
+            parameters: [
+              { name: 'tag', in: 'query', type: 'string' },
+              { name: 'photo', in: 'formData', type: 'file' },
+            ],
+          },
+        },
+      },
+    };
+    const converted = {
+      openapi: '3.0.0',
+      paths: {
+        '/pets': {
+          get: {
+            parameters: [
+              { name: 'tag', in: 'query' },
+              { name: 'limit', in: 'query' },
+            ],
+          },
+          post: { parameters: [{ name: 'tag', in: 'query' }] },
+        },
+      },
+    };
+    const back = (p: string) => getSwagger2Pointer(p, original, converted);
+    expect(back('/paths/~1pets/get/parameters/1/schema')).toBe('/paths/~1pets/get/parameters/0');
+    expect(back('/paths/~1pets/get/parameters/0/schema')).toBe('/paths/~1pets/get/parameters/1');
+    expect(back('/paths/~1pets/post/requestBody/content/multipart~1form-data/schema/properties/photo/format')).toBe('/paths/~1pets/post/parameters/1');
+    expect(back('/components/schemas/Pet/properties/name/type')).toBe('/definitions/Pet/properties/name/type');
+    expect(back('/components/schemas/Gone')).toBe('/definitions');
+    expect(back('/paths/~1pets/delete')).toBe('/paths/~1pets');
   });
 
   it('says collectionFormat OpenAPI 3 cannot express and x- extensions, at the Swagger 2.0 pointers', async () => {
