@@ -124,6 +124,8 @@ const SPEC_PART_ORDER: readonly (keyof SpecDocument)[] = ['servicespec', ...PART
 
 interface Ctx extends SchemaContext {
   doc: Json;
+  /** The document is a Swagger 2.0 one converted: its several `produces` are said at the Swagger document's own place. */
+  fromSwagger2: boolean;
   /** Resource name → its fields (after renaming), for matching shapes to actions. */
   resourceFields: Map<string, Record<string, FieldSpec>>;
   /** The resources a POST answers with: the objects the API makes. */
@@ -394,7 +396,7 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
   const invalid = await validateOpenApi(source);
   if (invalid !== undefined) diagnostics.push(createDiagnostic('import-invalid-openapi', { detail: invalid }, { file }));
   // A servicespec export says its named shapes (x-servicespec-shapes) and uses them by name: exactly those, none hoisted.
-  const converted = convert(bundled, file, diagnostics);
+  const converted = convert(bundled, file, diagnostics, source !== bundled);
   const document = Array.isArray(bundled['x-servicespec-parts']) ? withExportedShapes(converted, bundled['x-servicespec-shapes']) : hoistShapes(converted);
   dropRepeated(diagnostics);
   let text = specToYaml(document);
@@ -438,7 +440,7 @@ function dropRepeated(diagnostics: Diagnostic[]): void {
 
 // ---- converting ---------------------------------------------------------------------------------------------
 
-function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocument {
+function convert(doc: Json, file: string, diagnostics: Diagnostic[], fromSwagger2 = false): SpecDocument {
   const version = String(doc.openapi).startsWith('3.1') ? '3.1' : '3.0';
   const ctx: Ctx = {
     root: doc,
@@ -455,6 +457,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[]): SpecDocume
     scopesSeen: new Map(),
     scopesDeclared: false,
     fromServicespec: Array.isArray(doc['x-servicespec-parts']),
+    fromSwagger2,
     errorCodes: new Map(),
     errorNames: new UniqueNames('_'),
     errorBodies: [],
@@ -1563,6 +1566,15 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
   const content = isObject(r.node) ? r.node.content : undefined;
   const m = mediaSchema(content);
   const hasContent = isObject(content) && Object.keys(content).length > 0;
+  if (m && !ctx.fromSwagger2)
+    sayOtherMediaTypes(
+      ctx,
+      content,
+      m.mediaType,
+      r.pointer,
+      `operation ${src.id}: the ${key} response`,
+      'an answer has one media type, whatever the request accepts',
+    );
   if (hasContent && !m)
     report(
       ctx,
@@ -1575,6 +1587,39 @@ function successOf(ctx: Ctx, src: OpSource): { status?: number; range?: '2XX'; k
     ? { status, ...ranged, key, schema: m.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema'), hasContent }
     : { status, ...ranged, key, hasContent };
 }
+
+/**
+ * A body's media types besides the one kept (the format has one a body): said once, at the first one left out. A
+ * request's other JSON types beside `application/json` are read as it (the runtime takes any JSON type there), so
+ * they are said as read so, not as left out.
+ */
+function sayOtherMediaTypes(ctx: Ctx, content: unknown, kept: string, pointer: string, item: string, effect: string, request = false): void {
+  const others = isObject(content) ? Object.keys(content).filter((t) => t !== kept) : [];
+  const at = (t: string) => joinPointer(joinPointer(pointer.startsWith('#') ? pointer.slice(1) : pointer, 'content'), t);
+  const readAsJson = request && kept === 'application/json' ? others.filter((t) => JSON_MEDIA_TYPE.test(t)) : [];
+  const dropped = others.filter((t) => !readAsJson.includes(t));
+  if (readAsJson.length > 0)
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `${item} as ${readAsJson.join(', ')}`,
+        as: `a body read as ${kept}`,
+        reason: `the service reads any JSON media type by ${kept}'s schema, with no meaning of its own`,
+      },
+      at(readAsJson[0]!),
+    );
+  if (dropped.length > 0)
+    report(
+      ctx,
+      'import-dropped',
+      { item: `${item} as ${dropped.join(', ')}`, reason: `a body has one media type in the format (${kept} is kept): ${effect}` },
+      at(dropped[0]!),
+    );
+}
+
+/** A JSON media type, as the runtime's body parser takes one (`application/json`, `application/…+json`). */
+const JSON_MEDIA_TYPE = /^application\/([a-z0-9.+-]+\+)?json(;|$)/i;
 
 function requestOf(
   ctx: Ctx,
@@ -1607,6 +1652,15 @@ function requestOf(
     report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
     return undefined;
   }
+  sayOtherMediaTypes(
+    ctx,
+    r.node.content,
+    m.mediaType,
+    r.pointer,
+    `operation ${src.id}: the request body`,
+    'a request in another is refused (unsupported_media_type)',
+    true,
+  );
   const schemaPointer = joinPointer(joinPointer(joinPointer(r.pointer, 'content'), m.mediaType), 'schema');
   // OpenAPI's request body is optional unless it says `required: true`.
   const body = { schema: m.schema, pointer: schemaPointer, mediaType: m.mediaType, ...(r.node.required !== true ? { optional: true as const } : {}) };
