@@ -204,8 +204,10 @@ endpoints:
           const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
           if (!compiled.model) return;
           // An error code with a non-error status (check's error-status-not-error) can share the success status's
-          // response; export and serve refuse such a spec, so its round trip is not promised.
-          if (compiled.diagnostics.some((d) => d.code === 'error-status-not-error')) return;
+          // response, and an operation on an OAuth token path (route-conflict; fast-check seed -1777310751: a create
+          // at /oauth/token) shares the token endpoint's; export and serve refuse such a spec, so its round trip is
+          // not promised.
+          if (compiled.diagnostics.some((d) => d.code === 'error-status-not-error' || d.code === 'route-conflict')) return;
           const { first, second } = await roundTrip(compiled.model, version);
           expect(jsonDiff(first, second)).toEqual([]);
         }),
