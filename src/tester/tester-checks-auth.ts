@@ -1,4 +1,4 @@
-import type { OperationRoute } from '../model/model-routes.js';
+import { getRoutes, isSuccessAnswer, type OperationRoute, type WebhooksRoute } from '../model/model-routes.js';
 import { getLargestPageSize, getPageItems, pageSizeQuery } from './tester-checks-lists.js';
 import { objectKey } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
@@ -110,7 +110,74 @@ export async function checkAuth(ctx: TestContext): Promise<void> {
         );
     });
   }
+  await checkRegistrationAuth(ctx);
   await checkOwnership(ctx);
+}
+
+/**
+ * The webhook registration (events.delivery.webhook.path) is authenticated like the operations, with the scopes
+ * `events.delivery.webhook.scopes` names: a registration without a credential is refused `missing_credential`, and
+ * one by the limited credential lacking those scopes `missing_scope`. The URL registered goes nowhere (port 9, discard);
+ * an endpoint a faulty service keeps is removed after.
+ */
+async function checkRegistrationAuth(ctx: TestContext): Promise<void> {
+  const routes = getRoutes(ctx.model);
+  const add = routes.find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'add');
+  const remove = routes.find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'remove');
+  const auth = add?.auth;
+  if (!add || auth?.kind !== 'required') return;
+  const target = `webhook registration (POST ${add.path})`;
+  const send = async (headers: Record<string, string>, condition: 'missing_credential' | 'missing_scope', expected: string) => {
+    const req: TestRequest = { method: 'POST', path: ctx.fillVersion(add.path), headers, body: { url: 'http://127.0.0.1:9/servicespec-test' } };
+    const res = await ctx.send(undefined, req);
+    if (isSuccessAnswer(add, res.status) && remove && res.body?.id !== undefined) {
+      const owner = condition === 'missing_scope' ? headers : await ctx.authFor(auth);
+      await ctx
+        .send(undefined, {
+          method: 'DELETE',
+          path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(res.body.id))),
+          headers: owner ?? headers,
+        })
+        .catch(() => undefined);
+    }
+    const why = ctx.declared(condition) ? ctx.expectCondition(res, condition) : undefined;
+    return why === undefined ? undefined : ctx.failure('webhook registration', expected, '/events/delivery/webhook', req, `${why}; ${describe(res)}`);
+  };
+  await ctx.check('authentication', 'authentication.no-credential', target, async (scope) => {
+    const f = await send({}, 'missing_credential', `${ctx.declared('missing_credential')?.code ?? 'missing_credential'} without a credential`);
+    if (f) scope.fail(f);
+  });
+  if (auth.scopes.length === 0) return;
+  await ctx.check('authentication', 'authentication.missing-scope', target, async (scope) => {
+    const limitedScopes = new Set(ctx.options.limitedScopes ?? []);
+    const lacking = auth.scopes.filter((x) => !limitedScopes.has(x));
+    if (lacking.length === 0) return scope.skip(`the limited credential holds every scope the registration requires (${auth.scopes.join(', ')})`);
+    const headers = await ctx.authFor(auth, ctx.limited);
+    if (!headers)
+      return scope.skip(
+        `no credential lacking ${lacking.join(', ')} for scheme ${auth.schemes.join(' or ')} (give one with --limited-header/--limited-bearer/--limited-basic/--limited-client-id, and --limited-scopes)`,
+      );
+    const f = await send(headers, 'missing_scope', `${ctx.declared('missing_scope')?.code ?? 'missing_scope'}: the credential lacks ${lacking.join(', ')}`);
+    if (f) scope.fail(f);
+  });
+}
+
+/**
+ * The main subject's own API key with its last character changed: a service comparing a prefix of the key (a lookup
+ * by a key id without the secret compared, a truncated comparison) takes it. Undefined where the route takes no key
+ * the main subject holds.
+ */
+function getNearMissKey(ctx: TestContext, schemes: readonly string[], own: Record<string, string>): Record<string, string> | undefined {
+  for (const s of ctx.model.authentication?.schemes ?? []) {
+    if (!schemes.includes(s.name) || s.type !== 'api_key' || s.credentialName === undefined) continue;
+    const name = Object.keys(own).find((k) => k.toLowerCase() === s.credentialName!.toLowerCase());
+    const key = name !== undefined ? own[name] : undefined;
+    if (name === undefined || key === undefined || key.length === 0) continue;
+    const last = key[key.length - 1]!;
+    const other = /[0-9]/.test(last) ? (last === '0' ? '1' : '0') : last === 'a' ? 'b' : 'a';
+    return { ...own, [name]: key.slice(0, -1) + other };
+  }
+  return undefined;
 }
 
 /**
@@ -159,6 +226,11 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
     cases.push({ route, label: route.operation.id, headers: badCredential(ctx, auth.schemes) });
     // The main subject's credential as every other check had it (a token it could not get forges nothing).
     const own = await ctx.authFor(auth).catch(() => undefined);
+    const near = own ? getNearMissKey(ctx, auth.schemes, own) : undefined;
+    if (near && !forgedFor.has(JSON.stringify(near))) {
+      forgedFor.add(JSON.stringify(near));
+      cases.push({ route, label: `${route.operation.id}: its own API key with the last character changed`, headers: near });
+    }
     const forged = own ? getForgedTokens(own) : [];
     if (forged.length === 0 || forgedFor.has(own!.authorization!)) continue;
     forgedFor.add(own!.authorization!);

@@ -3,10 +3,9 @@
 // update), and the delivery must arrive there, be about that object, and verify with the service's callback secret
 // (--callback-secret's environment variable). A second object subscribed on another path must not get the first's.
 
-import { isRawEvent } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
-import { listen, verifyStandardWebhook } from './tester-checks-webhooks.js';
+import { getDeliveryBodyProblem, listen, verifyStandardWebhook } from './tester-checks-webhooks.js';
 import type { TestContext } from './tester-context.js';
 
 const DELIVERY_WAIT_MS = 10_000;
@@ -92,9 +91,16 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
           actual: `webhook-signature: ${String(d.headers['webhook-signature'])}`,
           curl: steps,
         });
-      const body = JSON.parse(d.body) as { type?: string };
-      if (!isRawEvent(kind) && body.type !== kind.name)
-        return scope.fail({ operation: target, expected: `a ${kind.name} callback`, actual: `type ${String(body.type)}`, curl: steps });
+      // The body as the kind says: a raw kind's payload alone, an enveloped one's type and data.object.
+      const wrong = getDeliveryBodyProblem(kind, resource, id, d);
+      if (wrong)
+        return scope.fail({
+          operation: target,
+          expected: `${wrong.expected} (a callback)`,
+          ...(ctx.specRef(kind.pointer) ? { spec: ctx.specRef(kind.pointer)! } : {}),
+          actual: wrong.actual,
+          curl: steps,
+        });
       await ctx.client.clock.sleep(LEAK_GRACE_MS);
       const leaked = receiver.deliveries.filter((x) => x.path === '/servicespec-callback-second' && about(x));
       if (leaked.length > 0)

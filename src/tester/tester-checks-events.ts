@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { getRoutes, type OperationRoute, type StreamRoute } from '../model/model-routes.js';
 import { pageSizeQuery } from './tester-checks-lists.js';
 import { isRawEvent } from '../model/model-defaults.js';
@@ -101,7 +102,12 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
             about = (e: StreamEvent) => shown.every((x) => JSON.stringify(payloadOf(e)?.[x.name]) === JSON.stringify(object[x.name]));
           }
           const f = await expectKind(ctx, s, kind, about, op, req, res);
-          if (!f) return;
+          if (!f) {
+            const e = s.events.find((x) => about(x) && (x.event === kind.name || x.data?.type === kind.name));
+            const wrong = e ? getPayloadProblem(kind, resource, payloadOf(e), res.body) : undefined;
+            if (wrong !== undefined) scope.fail(ctx.failure(op.operation.id, wrong, kind.pointer, req, JSON.stringify(payloadOf(e!) ?? null).slice(0, 300)));
+            return;
+          }
           // An event the credential may not see (it lacks a scope reading the object needs) is rightly kept from it.
           const hidden = await hiddenBecause(ctx, kind, id);
           if (hidden !== undefined) return scope.skip(hidden);
@@ -115,6 +121,29 @@ export async function checkEvents(ctx: TestContext): Promise<void> {
   await checkStreamOwnership(ctx, stream);
   await checkWebhooks(ctx);
   await checkCallbacks(ctx);
+}
+
+/**
+ * Why an event's payload is not what the spec declares, or undefined: a payload of declared `fields` holds no other
+ * member; one that is the resource is the object as the change's answer shows it (docs/events.md: "the resource as it
+ * is after the change"), each member the answer holds present and equal. A delete answers no object to compare.
+ */
+function getPayloadProblem(kind: EventKindModel, resource: ResourceModel, payload: Record<string, unknown> | undefined, answer: unknown): string | undefined {
+  if (!payload) return undefined;
+  const fields = kind.payload?.fields;
+  if (fields) {
+    const extra = Object.keys(payload).filter((k) => !fields.some((x) => x.name === k));
+    return extra.length > 0
+      ? `${kind.name}'s payload holds its declared fields only (${fields.map((x) => x.name).join(', ')}), not ${extra.join(', ')}`
+      : undefined;
+  }
+  if (kind.payload?.resource !== resource.name || answer === null || typeof answer !== 'object' || Array.isArray(answer)) return undefined;
+  for (const [k, v] of Object.entries(answer as Record<string, unknown>)) {
+    if (!(k in payload)) return `${kind.name}'s payload the ${resource.name} as the answer shows it after the change: ${k} missing`;
+    if (!isDeepStrictEqual(payload[k], v))
+      return `${kind.name}'s payload the ${resource.name} as the answer shows it after the change: ${k} ${JSON.stringify(v)}, not ${JSON.stringify(payload[k])}`;
+  }
+  return undefined;
 }
 
 async function expectKind(

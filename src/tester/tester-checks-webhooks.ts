@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import { isRawEvent } from '../model/model-defaults.js';
 import { isSuccessAnswer, getRoutes, type WebhooksRoute } from '../model/model-routes.js';
+import type { EventKindModel, ResourceModel } from '../model/model-types.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -17,8 +18,15 @@ interface Delivery {
   body: string;
 }
 
-/** Whether one of the `v1,` signatures is the HMAC of `id.timestamp.body` under the secret. */
-export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string): string | undefined {
+/** Standard Webhooks' tolerance: a receiver refuses a webhook-timestamp further from its clock than this. */
+const TIMESTAMP_TOLERANCE_S = 300;
+
+/**
+ * Why a delivery does not verify per Standard Webhooks, or undefined: the three headers, one `v1,` signature that is
+ * the HMAC of `id.timestamp.body` under the secret, and a timestamp in whole seconds within the tolerance of `nowMs`
+ * (a timestamp in milliseconds or as a date is refused by every verifying receiver, whatever it signs).
+ */
+export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowMs = Date.now()): string | undefined {
   const id = headers['webhook-id'];
   const ts = headers['webhook-timestamp'];
   const sigs = headers['webhook-signature'];
@@ -30,7 +38,44 @@ export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeade
     const got = Buffer.from(b64 ?? '', 'base64');
     return v === 'v1' && got.length === expected.length && timingSafeEqual(got, expected);
   });
-  return ok ? undefined : 'a v1 signature that verifies with the endpoint secret';
+  if (!ok) return 'a v1 signature that verifies with the endpoint secret';
+  if (!/^[0-9]+$/.test(ts) || Math.abs(Number(ts) - nowMs / 1000) > TIMESTAMP_TOLERANCE_S)
+    return `a webhook-timestamp in whole seconds since the epoch, within ${TIMESTAMP_TOLERANCE_S} s of the delivery (Standard Webhooks)`;
+  return undefined;
+}
+
+/**
+ * Why a delivery's body is not the event as the spec says it is sent, or undefined: a raw kind's body is the payload
+ * itself, the object (its id and time in the headers); an enveloped one names its kind, carries the object in
+ * `data.object`, and its `id` is the delivery's webhook-id (docs/events.md, "Delivery").
+ */
+export function getDeliveryBodyProblem(
+  kind: EventKindModel,
+  resource: ResourceModel,
+  objectId: unknown,
+  d: Delivery,
+): { expected: string; actual: string } | undefined {
+  let body: (Record<string, unknown> & { type?: unknown; id?: unknown; data?: { object?: Record<string, unknown> } }) | undefined;
+  try {
+    body = JSON.parse(d.body) as typeof body;
+  } catch {
+    return { expected: `a JSON body (${kind.name})`, actual: d.body.slice(0, 200) };
+  }
+  const idName = resource.identifier ?? 'id';
+  if (isRawEvent(kind)) {
+    if (kind.payload?.resource === resource.name && body?.[idName] !== objectId)
+      return { expected: `the ${resource.name} itself as the body (${kind.name}, body: raw)`, actual: d.body.slice(0, 200) };
+    return undefined;
+  }
+  if (body?.type !== kind.name) return { expected: `a ${kind.name} webhook (its envelope's type)`, actual: `type ${String(body?.type)}` };
+  if (kind.payload?.resource === resource.name && body.data?.object?.[idName] !== objectId)
+    return { expected: `the ${resource.name} as data.object`, actual: d.body.slice(0, 200) };
+  if (body.id !== d.headers['webhook-id'])
+    return {
+      expected: "webhook-id the event's id (the envelope's id), the same on every attempt",
+      actual: `webhook-id ${String(d.headers['webhook-id'])}, id ${String(body.id)}`,
+    };
+  return undefined;
 }
 
 /** A receiver on 127.0.0.1:port keeping every delivery, by the path it was sent to. */
@@ -186,6 +231,19 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
   });
 }
 
+/** The first retry's delay the spec declares, where it is short enough to wait for (an attempt is failed on purpose). */
+function getFirstRetryMs(ctx: TestContext): number | undefined {
+  const first = ctx.model.events?.webhook?.retries?.[0];
+  return first !== undefined && first.ms <= DELIVERY_WAIT_MS ? first.ms : undefined;
+}
+
+/**
+ * events.webhook: an endpoint registered on --webhook-listen (a registration whose url is not http(s) refused first)
+ * gets the create's event, signed per Standard Webhooks with the secret the registration returned, the body as the
+ * kind says; the receiver answers the first attempt 500, and where the spec declares a retry short enough to wait
+ * for, the retry must come with the same webhook-id. Nothing else arrives: no second copy under another id, and no
+ * event committed before the endpoint registered.
+ */
 async function checkWebhookSignature(ctx: TestContext, port: number): Promise<void> {
   const add = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'add');
   const remove = getRoutes(ctx.model).find((r): r is WebhooksRoute => r.kind === 'webhooks' && r.action === 'remove');
@@ -196,21 +254,44 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
     const resource = ctx.model.resources.find((r) => r.name === kind.triggers.find((t) => t.action === 'create')!.resource)!;
     const headers = await ctx.authFor(add.auth);
     if (!headers) return scope.skip('no credential for the webhook registration');
-    const deliveries: Delivery[] = [];
+    const retryMs = getFirstRetryMs(ctx);
+    const deliveries: (Delivery & { status: number })[] = [];
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-        res.writeHead(204).end();
+        // The first attempt fails, so a declared retry is seen (and its webhook-id compared).
+        const status = retryMs !== undefined && deliveries.length === 0 ? 500 : 204;
+        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+        res.writeHead(status).end();
       });
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', resolve);
     });
-    let id: unknown;
+    const ids: unknown[] = [];
     try {
+      // Only http and https URLs are taken (docs/events.md, "Unsafe targets"): another scheme is the validation refusal.
+      const bad: TestRequest = {
+        method: 'POST',
+        path: ctx.fillVersion(add.path),
+        headers,
+        body: { url: `ftp://127.0.0.1:${port}/servicespec-test`, kinds: [kind.name] },
+      };
+      const refused = await ctx.send(undefined, bad);
+      if (isSuccessAnswer(add, refused.status)) ids.push(refused.body?.id);
+      const badWhy = ctx.declared('validation') ? ctx.expectCondition(refused, 'validation') : undefined;
+      if (badWhy !== undefined)
+        return scope.fail(
+          ctx.failure(
+            'webhook registration',
+            'the validation refusal for a url that is not http or https',
+            '/events/delivery/webhook',
+            bad,
+            `${badWhy}; ${describe(refused)}`,
+          ),
+        );
       const reg: TestRequest = {
         method: 'POST',
         path: ctx.fillVersion(add.path),
@@ -228,16 +309,22 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
             res,
           ),
         );
-      id = res.body.id;
+      ids.push(res.body.id);
       const secret = res.body.secret as string;
       const made = await ctx.createObject(resource);
       if (!made || made.res.status >= 300) return scope.skip(`cannot create a ${resource.name}`);
       const objectId = made.res.body[resource.identifier ?? 'id'];
-      const mine = () => deliveries.find((d) => d.body.includes(JSON.stringify(objectId)));
-      const end = ctx.client.clock.now() + DELIVERY_WAIT_MS;
-      while (!mine() && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
-      const d = mine();
-      if (!d)
+      const about = (d: Delivery) => d.body.includes(JSON.stringify(objectId));
+      // Delivered: an attempt the receiver took, the first about the object or a retry of it (its webhook-id).
+      const delivered = () => {
+        const first = deliveries.find(about);
+        return deliveries.find((d) => about(d) && d.status < 300 && d.headers['webhook-id'] === first?.headers['webhook-id']);
+      };
+      const end = ctx.client.clock.now() + DELIVERY_WAIT_MS + (retryMs ?? 0) * 1.2;
+      while (!delivered() && ctx.client.clock.now() < end) await ctx.client.clock.sleep(50);
+      const first = deliveries.find(about);
+      const d = delivered();
+      if (!first)
         return scope.fail(
           ctx.failure(
             kind.name,
@@ -247,24 +334,58 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
             `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`,
           ),
         );
-      const why = verifyStandardWebhook(secret, d.headers, d.body);
+      const why = verifyStandardWebhook(secret, first.headers, first.body);
       if (why !== undefined)
         return scope.fail(
-          ctx.failure(kind.name, why, '/events/delivery/webhook/signing', made.req, `webhook-signature: ${String(d.headers['webhook-signature'])}`),
-        );
-      const body = JSON.parse(d.body) as Record<string, unknown> & { type?: string; data?: { object?: Record<string, unknown> } };
-      // A raw kind's body is the payload itself (the object); an enveloped one names its kind and carries it in data.object.
-      const payload = isRawEvent(kind) ? body : body.data?.object;
-      if (!isRawEvent(kind) && body.type !== kind.name)
-        scope.fail(ctx.failure(kind.name, `a ${kind.name} webhook`, kind.pointer, made.req, `type ${String(body.type)}`));
-      else if (kind.payload?.resource === resource.name && payload?.[resource.identifier ?? 'id'] !== objectId)
-        scope.fail(
           ctx.failure(
             kind.name,
-            isRawEvent(kind) ? `the ${resource.name} itself as the body (body: raw)` : `the ${resource.name} as data.object`,
+            why,
+            '/events/delivery/webhook/signing',
+            made.req,
+            `webhook-id: ${String(first.headers['webhook-id'])}, webhook-timestamp: ${String(first.headers['webhook-timestamp'])}, webhook-signature: ${String(first.headers['webhook-signature'])}`,
+          ),
+        );
+      const wrong = getDeliveryBodyProblem(kind, resource, objectId, first);
+      if (wrong) return scope.fail(ctx.failure(kind.name, wrong.expected, kind.pointer, made.req, wrong.actual));
+      if (first.status >= 300) {
+        const retried = `a retry of the delivery the receiver answered ${first.status}, with its webhook-id (${String(first.headers['webhook-id'])}), after the ${ctx.model.events!.webhook!.retries![0]!.text} the spec declares`;
+        if (!d) {
+          const ids = deliveries.filter((x) => about(x) && x !== first).map((x) => String(x.headers['webhook-id']));
+          return scope.fail(
+            ctx.failure(
+              kind.name,
+              retried,
+              '/events/delivery/webhook/retries',
+              made.req,
+              ids.length > 0 ? `attempts with webhook-id ${ids.join(', ')}` : 'no retry',
+            ),
+          );
+        }
+        const again = verifyStandardWebhook(secret, d.headers, d.body);
+        if (again !== undefined)
+          return scope.fail(ctx.failure(kind.name, `${again} (the retry)`, '/events/delivery/webhook/signing', made.req, d.body.slice(0, 200)));
+      }
+      await ctx.client.clock.sleep(LEAK_GRACE_MS);
+      const copies = new Set(deliveries.filter(about).map((x) => String(x.headers['webhook-id'])));
+      if (copies.size > 1)
+        return scope.fail(
+          ctx.failure(
+            kind.name,
+            `one ${kind.name} event for the ${resource.name}: every attempt and copy under its one webhook-id, which receivers drop duplicates by`,
             kind.pointer,
             made.req,
-            d.body.slice(0, 200),
+            `${copies.size} webhook-ids: ${[...copies].join(', ')}`,
+          ),
+        );
+      const others = deliveries.filter((x) => !about(x));
+      if (others.length > 0)
+        return scope.fail(
+          ctx.failure(
+            kind.name,
+            `only the ${kind.name} of the ${resource.name} made once the endpoint was registered (an endpoint gets only events committed after it registered)`,
+            '/events/delivery/webhook',
+            made.req,
+            `${others.length} more: ${others[0]!.body.slice(0, 160)}`,
           ),
         );
     } finally {
@@ -272,10 +393,11 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
         server.closeAllConnections();
         server.close(() => resolve());
       });
-      if (remove && id !== undefined)
-        await ctx
-          .send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(id))), headers })
-          .catch(() => undefined);
+      if (remove)
+        for (const id of ids.filter((x) => x !== undefined))
+          await ctx
+            .send(undefined, { method: 'DELETE', path: ctx.fillVersion(remove.path).replace(/\{[^{}]*\}$/, encodeURIComponent(String(id))), headers })
+            .catch(() => undefined);
     }
   });
 }

@@ -75,7 +75,12 @@ export async function startOrders(): Promise<OrdersServer> {
  * overrides, carol holds only the first scope.
  */
 /** `limiter`: how much faster than the wall clock rate-limit windows run, or the limiter's own clock. */
-export async function startSpec(spec: string, handlersUrl?: string, limiter: number | (() => number) = LIMITER_SPEED): Promise<OrdersServer> {
+export async function startSpec(
+  spec: string,
+  handlersUrl?: string,
+  limiter: number | (() => number) = LIMITER_SPEED,
+  webhooks: { callbackSecret?: string } = {},
+): Promise<OrdersServer> {
   const c = compileSpecFile(spec);
   if (!c.model || !c.checked) throw new Error(`${spec} does not check: ${c.diagnostics.map((d) => d.code).join(', ')}`);
   const compiled = c as CompiledSpec & { model: CheckedModel };
@@ -92,7 +97,7 @@ export async function startSpec(spec: string, handlersUrl?: string, limiter: num
     allowGaps: true,
     handlers,
     rateLimitStore: createMemoryStore(typeof limiter === 'function' ? limiter : () => clock.now() * limiter),
-    webhooks: { allowTargets: ['127.0.0.0/8'] },
+    webhooks: { allowTargets: ['127.0.0.0/8'], ...webhooks },
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   const overrides = new Set(model.resources.flatMap((r) => r.ownerOverrideScopes));
@@ -154,11 +159,11 @@ export async function startSpec(spec: string, handlersUrl?: string, limiter: num
 }
 
 /** `startSpec` of a spec given as text (written to a folder of its own, removed on close). */
-export async function startSpecText(name: string, text: string): Promise<OrdersServer> {
+export async function startSpecText(name: string, text: string, webhooks: { callbackSecret?: string } = {}): Promise<OrdersServer> {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-tester-spec-'));
   const spec = join(dir, name);
   writeFileSync(spec, text);
-  const s = await startSpec(spec);
+  const s = await startSpec(spec, undefined, LIMITER_SPEED, webhooks);
   return {
     ...s,
     async close() {
