@@ -37,7 +37,7 @@ ${PLAIN_ERRORS}    stale: { status: 412, when: [precondition_failed] }
     tag_required: { status: 428, when: [precondition_required] }
 `;
 
-type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304' | 'refuses-empty' | 'refuses-star';
+type Mode = 'faithful' | 'ignores-if-match' | 'never-304' | 'same-etag' | 'same-etag-never-304' | 'refuses-empty' | 'refuses-star' | 'refuses-changes';
 
 /** The notes service by hand, faithful but for the one rule its mode breaks. */
 function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> {
@@ -112,6 +112,8 @@ function startHandWritten(mode: Mode): Promise<{ url: string; server: Server }> 
         if (!valid(b, true)) return problem(res, 422, 'invalid');
         // A document's `minProperties: 1` (which the format cannot say): an empty update refused first.
         if (mode === 'refuses-empty' && Object.keys(b).length === 0) return problem(res, 422, 'invalid');
+        // Every change refused (a service that takes none through this path): no tag can be seen to move.
+        if (mode === 'refuses-changes') return problem(res, 422, 'invalid');
         if (!n) return problem(res, 404, 'not_found');
         if (!matches(req, n)) return problem(res, 412, 'stale');
         if (typeof b.title === 'string') n.title = b.title;
@@ -139,7 +141,16 @@ describe('etag in the tester', () => {
   const hand = new Map<Mode, { url: string; server: Server }>();
   beforeAll(async () => {
     served = await startSpecText('notes.yaml', ETAG_SPEC());
-    for (const mode of ['faithful', 'ignores-if-match', 'never-304', 'same-etag', 'same-etag-never-304', 'refuses-empty', 'refuses-star'] as const)
+    for (const mode of [
+      'faithful',
+      'ignores-if-match',
+      'never-304',
+      'same-etag',
+      'same-etag-never-304',
+      'refuses-empty',
+      'refuses-star',
+      'refuses-changes',
+    ] as const)
       hand.set(mode, await startHandWritten(mode));
   }, 60_000);
   afterAll(async () => {
@@ -179,6 +190,17 @@ describe('etag in the tester', () => {
     expect(failures(r)).toEqual(['endpoints.if-match updateNote', 'endpoints.if-match deleteNote']);
     expect(r.results.find((x) => x.target === 'updateNote')!.failure?.expected).toContain('a success for If-Match: *');
     expect(r.results.find((x) => x.target === 'updateNote')!.failure?.actual).toMatch(/^412/);
+  }, 120_000);
+
+  it("one refusing every change says endpoints.etag's new tag after a change was not run, and why (it passed in silence before)", async () => {
+    const r = await testService(checkedModel(NOTES), { baseUrl: hand.get('refuses-changes')!.url, seed: 1, only: ['endpoints.etag'] });
+    expect(outcomes(r)).toEqual(['endpoints.etag getNote passed', 'endpoints.etag getNote: a new ETag after a change skipped']);
+    const part = r.results.find((x) => x.target === 'getNote: a new ETag after a change')!;
+    expect(part).toMatchObject({ notRun: true });
+    expect(part.reason).toMatch(
+      /^not run: updateNote with If-Match: its current tag answered 422 .*: no change was made, so a new ETag after one was not looked for$/,
+    );
+    expect(r.verdict).toBe('incomplete');
   }, 120_000);
 
   it('one never answering 304 fails endpoints.etag', async () => {
