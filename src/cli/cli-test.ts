@@ -144,8 +144,10 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     return EXIT.errors;
   }
   // A --header no credential of the spec travels in would be dropped without a word: a typo in an API key's name
-  // would then fail every check that needs the credential.
-  const accepted = credentialHeaders(compiled.model);
+  // would then fail every check that needs the credential. A header an operation declares as a parameter (a
+  // document's own key or user name outside its schemes: discourse's Api-Username) is sent to the operations declaring it.
+  const params = [...new Set((compiled.model.endpoints?.operations ?? []).flatMap((o) => o.headers.map((h) => h.name)))];
+  const accepted = [...credentialHeaders(compiled.model), ...params];
   for (const [flag, given] of [
     ['header', cli.header],
     ['other-header', cli.otherHeader],
@@ -155,7 +157,7 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
       const name = line.slice(0, line.indexOf(':')).trim();
       if (accepted.some((a) => a.toLowerCase() === name.toLowerCase())) continue;
       return usage(
-        `--${flag} ${JSON.stringify(name)} is no header a credential of ${file === '-' ? 'the spec' : file} travels in (${accepted.length > 0 ? accepted.join(', ') : 'its authentication declares none'}): it would not be sent`,
+        `--${flag} ${JSON.stringify(name)} is no header a credential of ${file === '-' ? 'the spec' : file} travels in (${accepted.length > params.length ? accepted.slice(0, accepted.length - params.length).join(', ') : 'its authentication declares none'}) nor a header parameter of its operations${params.length > 0 ? ` (${params.join(', ')})` : ''}: it would not be sent`,
       );
     }
   }

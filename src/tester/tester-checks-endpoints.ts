@@ -342,8 +342,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         if ('skip' in target) return scope.skip(target.skip);
         const { id, named } = target;
         // Declared query parameters are generated within their types and constraints (headers are not, yet).
-        const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
-        if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
+        const required = ctx.missingHeaders(route);
+        if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.join(', ')}`);
         const params = route.query.flatMap((q) => (q.parameter ? [q.parameter] : []));
         const query = params.length > 0 ? queryArbitrary(ctx, params) : fc.constant({});
         // Refusals with a declared code pass, but a check whose every request was refused saw no answer to judge.

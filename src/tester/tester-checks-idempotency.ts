@@ -141,7 +141,7 @@ async function transitionRequest(ctx: TestContext, route: OperationRoute, header
 /** A custom POST's request as valid-requests draws it (one body, its object where it names one), or why there is none. */
 async function customRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>, draw = 0): Promise<TestRequest | string> {
   const o = route.operation;
-  if (route.headers.some((h) => !h.optional && !h.hasDefault)) return `the tester does not generate request headers ${o.id} requires`;
+  if (ctx.missingHeaders(route).length > 0) return `the tester does not generate request headers ${o.id} requires`;
   if (route.query.some((q) => q.parameter && !q.parameter.optional)) return `${o.id} requires query parameters (not drawn here)`;
   const target = await getCustomTarget(ctx, route);
   if ('skip' in target) return target.skip;

@@ -35,8 +35,8 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
   await ctx.check('endpoints', 'endpoints.input-space', o.id, async (scope: CheckScope) => {
     const headers = await ctx.authFor(o.auth);
     if (!headers) return scope.skip('no credential for this operation');
-    const required = route.headers.filter((h) => !h.optional && !h.hasDefault);
-    if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.map((h) => h.name).join(', ')}`);
+    const required = ctx.missingHeaders(route);
+    if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.join(', ')}`);
     if (route.query.some((q) => q.kind === 'param' && q.parameter && !q.parameter.optional && !q.parameter.hasDefault))
       return scope.skip(`${o.id} requires query parameters: its input space is covered by endpoints.valid-requests`);
     let id: unknown;

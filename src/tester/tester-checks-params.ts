@@ -97,7 +97,7 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
     async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      if (route.headers.some((h) => !h.optional && !h.hasDefault)) return scope.skip(`the tester does not generate request headers; ${o.id} requires some`);
+      if (ctx.missingHeaders(route).length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires some`);
       const target = await getCustomTarget(ctx, route);
       if ('skip' in target) return scope.skip(target.skip);
       values = fc.sample(queryArbitrary(ctx, params, true), { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown>;

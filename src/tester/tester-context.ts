@@ -520,7 +520,36 @@ export class TestContext {
       req = { ...req, headers: { ...req.headers, 'if-match': '*' } };
     const stated = route?.operation.requestMediaType;
     if (stated !== undefined && req.body !== undefined && req.raw === undefined && !typed()) req.headers = { ...req.headers, 'content-type': stated };
+    const given = route ? this.givenHeaders(route, req) : {};
+    if (Object.keys(given).length > 0) req = { ...req, headers: { ...given, ...req.headers } };
     return req;
+  }
+
+  /**
+   * The values the user gave (--header, --other-header, --limited-header) for the route's declared header parameters
+   * (a document's own key or user name as a plain parameter: discourse's `Api-Username`, listennotes'
+   * `X-ListenAPI-Key`), those the request does not set itself: the subject's whose credential the request carries,
+   * else the main subject's.
+   */
+  givenHeaders(route: OperationRoute, req?: TestRequest): Record<string, string> {
+    if (route.headers.length === 0) return {};
+    const sent = Object.entries(req?.headers ?? {});
+    const carries = (given: Readonly<Record<string, string>> | undefined) =>
+      Object.entries(given ?? {}).some(([k, v]) => sent.some(([sk, sv]) => sk.toLowerCase() === k.toLowerCase() && sv === v));
+    const subject = [this.options.other, this.options.limited].find((c) => carries(c?.headers)) ?? this.options.credentials;
+    const out: Record<string, string> = {};
+    for (const h of route.headers) {
+      if (sent.some(([k]) => k.toLowerCase() === h.name.toLowerCase())) continue;
+      const value = Object.entries(subject?.headers ?? {}).find(([k]) => k.toLowerCase() === h.name.toLowerCase())?.[1];
+      if (value !== undefined) out[h.name] = value;
+    }
+    return out;
+  }
+
+  /** The route's required header parameters the tester has no value for (it does not draw headers; the user may give them). */
+  missingHeaders(route: OperationRoute): string[] {
+    const given = this.givenHeaders(route);
+    return route.headers.filter((h) => !h.optional && !h.hasDefault && given[h.name] === undefined).map((h) => h.name);
   }
 
   /** What `send` does with an answer: the pool kept up to date, the answer counted and judged. */

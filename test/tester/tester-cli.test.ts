@@ -272,7 +272,7 @@ describe('servicespec test', () => {
     [['--base-url', 'http://127.0.0.1:1', '--seed', '-1'], /--seed "-1": a whole number, 0 or more, is needed/],
     [
       ['--base-url', 'http://127.0.0.1:1', '--header', 'X-Api-Kee: k'],
-      /--header "X-Api-Kee" is no header a credential of .*orders\.yaml travels in \(X-API-Key, Authorization\): it would not be sent/,
+      /--header "X-Api-Kee" is no header a credential of .*orders\.yaml travels in \(X-API-Key, Authorization\) nor a header parameter of its operations: it would not be sent/,
     ],
     [['--base-url', 'http://127.0.0.1:1', '--other-header', 'X-Tenant: a'], /--other-header "X-Tenant" is no header a credential/],
     [['--base-url', 'http://127.0.0.1:1', '--time-limit', 'soon'], /--time-limit "soon": a duration is needed/],
