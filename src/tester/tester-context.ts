@@ -1311,7 +1311,9 @@ export class TestContext {
   /** Replaces `out[f.name]` by a value of the field this run has not sent yet. */
   private uniqueValue(resource: ResourceModel, f: FieldModel, out: Record<string, unknown>): void {
     {
-      if (f.pattern !== undefined || typeof out[f.name] !== 'string') return this.unusedValue(resource, f, out);
+      // Only free text and an address's local part take a prefix: one before a uuid, a date or a URI (Museum's
+      // unique eventId) breaks its format, and a faithful service refuses the body.
+      if (f.pattern !== undefined || typeof out[f.name] !== 'string' || (f.type !== 'string' && f.type !== 'email')) return this.unusedValue(resource, f, out);
       const n = `${this.runId}${(this.uniqueCounter++).toString(36)}`;
       const v = out[f.name] as string;
       if (f.type === 'email') out[f.name] = `t${n}.${v}`;
