@@ -23,19 +23,38 @@ function fitting<T>(arb: fc.Arbitrary<T>, ok: (v: T) => boolean, tries = 8): fc.
   return fc.array(arb, { minLength: tries, maxLength: tries }).map((xs) => xs.find(ok) ?? xs[0]!);
 }
 
-/** One atom repeated, the whole text: `^[a-f0-9]+$`, `^\\d*$`, `^.+$`. */
-const REPEATED_ATOM = /^\^(\[(?:\\.|[^\]\\])*\]|\\.|[^\\()[\]{}|*+?^$])([+*])\$$/;
+/**
+ * One atom repeated, the whole text (`^[a-f0-9]+$`, `^\\d*$`, `^.+$`), or after a prefix of a fixed length: literal
+ * characters or a group of literal alternatives of one length (Okta's `00g[0-9a-zA-Z]+`, `(00u|pca)[0-9a-zA-Z]+`,
+ * with minLength and maxLength 20). Unanchored too: a whole match also matches anywhere.
+ */
+const REPEATED_ATOM =
+  /^(\^?)((?:[A-Za-z0-9_:/-]|\\[^A-Za-z0-9])*|\((?:[A-Za-z0-9_-]+\|)*[A-Za-z0-9_-]+\))(\[(?:\\.|[^\]\\])*\]|\\.|[^\\()[\]{}|*+?^$])([+*])(\$?)$/;
+
+/** The length of a REPEATED_ATOM prefix, or undefined where its alternatives differ in length. */
+function prefixLength(prefix: string): number | undefined {
+  if (!prefix.startsWith('(')) return prefix.replace(/\\(.)/g, '$1').length;
+  const lengths = new Set(
+    prefix
+      .slice(1, -1)
+      .split('|')
+      .map((a) => a.length),
+  );
+  return lengths.size === 1 ? [...lengths][0] : undefined;
+}
 
 /**
- * A pattern whose matches a draw can give the declared length: one atom repeated (`^[a-f0-9]+$` with minLength 64,
- * a token) repeated as often as the bounds say; any other pattern as it is.
+ * A pattern whose matches a draw can give the declared length: one atom repeated, after a prefix of a fixed length,
+ * repeated as often as the bounds say (`^[a-f0-9]+$` with minLength 64, a token); any other pattern as it is.
  */
 function boundedPattern(re: RegExp, minLength: number | undefined, maxLength: number | undefined): RegExp {
   const m = REPEATED_ATOM.exec(re.source);
   if (!m || (minLength === undefined && maxLength === undefined)) return re;
-  const min = Math.max(minLength ?? 0, m[2] === '+' ? 1 : 0);
-  const max = Math.max(min, maxLength ?? min + 24);
-  return new RegExp(`^${m[1]}{${min},${max}}$`, re.flags);
+  const fixed = prefixLength(m[2]!);
+  if (fixed === undefined) return re;
+  const min = Math.max((minLength ?? 0) - fixed, m[4] === '+' ? 1 : 0);
+  const max = Math.max(min, maxLength === undefined ? min + 24 : maxLength - fixed);
+  return new RegExp(`^${m[2]}${m[3]}{${min},${max}}$`, re.flags);
 }
 
 /**

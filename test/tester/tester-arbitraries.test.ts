@@ -93,6 +93,10 @@ resources:
     ["{ type: string, pattern: '^[a-f0-9]{64}$' }", /^[a-f0-9]{64}$/],
     ["{ type: string, pattern: '^[a-f0-9]+$', minLength: 64, maxLength: 64 }", /^[a-f0-9]{64}$/],
     ["{ type: string, pattern: '^(?:[a-f0-9]{16}){4}$' }", /^[a-f0-9]{64}$/],
+    // Okta's identifiers (fourth sweep): a fixed prefix, then one atom repeated, the length given beside it.
+    ["{ type: string, pattern: 'req[0-9a-zA-Z]+', minLength: 20, maxLength: 20 }", /^req[0-9a-zA-Z]{17}$/],
+    ["{ type: string, pattern: '(00u|pca)[0-9a-zA-Z]+', minLength: 20, maxLength: 20 }", /^(00u|pca)[0-9a-zA-Z]{17}$/],
+    ["{ type: string, pattern: '^ab_[0-9]*$', maxLength: 5 }", /^ab_[0-9]{0,2}$/],
   ])('%s: every value drawn matches', (field, re) => {
     for (const v of draw(field)) expect(v).toMatch(re);
   });
