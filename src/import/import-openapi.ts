@@ -2450,6 +2450,16 @@ function bindingsFor(
     if (action === 'create' && at.path.includes('.') && !Object.hasOwn(fields, at.path) && fields[at.path.split('.')[0]!]?.readOnly === true) return undefined;
     bind[p] = at.path;
   }
+  // Two parameters naming one field (PagerDuty's /users/{id}/notification_rules/{notification_rule_id}, both the
+  // rule's id): the last names the object, an earlier one its parent, by the field named after the segment before it,
+  // else by none (nothing is guessed). Both bound to one field, a real request's two values never both match.
+  const lastFirst = [...params].reverse();
+  for (const p of lastFirst) {
+    if (lastFirst.findIndex((q) => bind[q] === bind[p]) === lastFirst.indexOf(p)) continue;
+    const parent = path === undefined ? undefined : parentFieldFor(fields, path, p);
+    if (parent === undefined || !BINDABLE.has(parent.field.type) || Object.values(bind).includes(parent.path)) return undefined;
+    bind[p] = parent.path;
+  }
   if (action === 'read' || action === 'write') {
     if (identifier !== undefined) return Object.values(bind).includes(identifier) ? { bind } : undefined;
     // No identifier: the item path's fields name one object together (the document reads one by them); several of
@@ -2558,11 +2568,11 @@ function inferAction(
     case 'GET':
       if (single && one !== undefined) {
         if (addressable(one)) return { action: 'read', resource: one, ...boundToOtherField(ctx, one, pathParams[0]!) };
-        const b = bindingsFor(ctx, one, pathParams, 'read');
+        const b = bindingsFor(ctx, one, pathParams, 'read', src.path);
         return b ? { action: 'read', resource: one, ...b } : noId(one);
       }
       if (item && one !== undefined) {
-        const b = bindingsFor(ctx, one, pathParams, 'read');
+        const b = bindingsFor(ctx, one, pathParams, 'read', src.path);
         if (b) return { action: 'read', resource: one, ...b };
       }
       if (scoped && success.schema !== undefined) {
@@ -2612,11 +2622,11 @@ function inferAction(
       const change = (r: string): 'replace' | 'update' => (src.method === 'PUT' && !isPartialPut(ctx, src, r) ? 'replace' : 'update');
       if (single && one !== undefined && fitsRequest(one)) {
         if (addressable(one)) return { action: change(one), resource: one, ...boundToOtherField(ctx, one, pathParams[0]!) };
-        const b = bindingsFor(ctx, one, pathParams, 'write');
+        const b = bindingsFor(ctx, one, pathParams, 'write', src.path);
         return b ? { action: change(one), resource: one, ...b } : noId(one);
       }
       if (item && one !== undefined && fitsRequest(one)) {
-        const b = bindingsFor(ctx, one, pathParams, 'write');
+        const b = bindingsFor(ctx, one, pathParams, 'write', src.path);
         if (b) return { action: change(one), resource: one, ...b };
       }
       break;
@@ -2640,10 +2650,10 @@ function inferAction(
         );
       if (single && answers && r !== undefined) {
         if (addressable(r)) return { action: 'delete', resource: r, ...boundToOtherField(ctx, r, pathParams[0]!) };
-        const b = bindingsFor(ctx, r, pathParams, 'write');
+        const b = bindingsFor(ctx, r, pathParams, 'write', src.path);
         return b ? { action: 'delete', resource: r, ...b } : noId(r);
       }
-      const b = item && answers && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write') : undefined;
+      const b = item && answers && r !== undefined ? bindingsFor(ctx, r, pathParams, 'write', src.path) : undefined;
       if (b) return { action: 'delete', resource: r, ...b };
       if (single && r !== undefined && !answers)
         return {

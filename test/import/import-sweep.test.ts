@@ -441,3 +441,50 @@ describe('import of shapes public documents have: the third sweep, creates', () 
     expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/^#?\/paths\/~1anything~1\{id\}~1\{action\}~1\{id\}$/)]);
   });
 });
+
+describe('import of shapes public documents have: the fourth sweep', () => {
+  it("binds no field to two path parameters (PagerDuty's /users/{id}/notification_rules/{notification_rule_id}, both the rule's id)", async () => {
+    const rule = {
+      type: 'object',
+      properties: { id: { type: 'string', readOnly: true }, summary: { type: 'string' }, start_delay_in_minutes: { type: 'integer' } },
+    };
+    const ref = { $ref: '#/components/schemas/NotificationRule' };
+    const id = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+    const doc = {
+      openapi: '3.0.2',
+      info: { title: 'pagerduty', version: '2' },
+      paths: {
+        '/users/{id}/notification_rules': {
+          post: {
+            operationId: 'createUserNotificationRule',
+            parameters: [id('id')],
+            requestBody: jsonBody(ref),
+            responses: { '201': { description: 'made', ...jsonBody(ref) } },
+          },
+        },
+        '/users/{id}/notification_rules/{notification_rule_id}': {
+          get: {
+            operationId: 'getUserNotificationRule',
+            parameters: [id('id'), id('notification_rule_id')],
+            responses: { '200': { description: 'ok', ...jsonBody(ref) } },
+          },
+          delete: {
+            operationId: 'deleteUserNotificationRule',
+            parameters: [id('id'), id('notification_rule_id')],
+            responses: { '204': { description: 'gone' } },
+          },
+        },
+      },
+      components: { schemas: { NotificationRule: rule } },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'pagerduty.json');
+    // Before, both bound to id: unique_keys [[id, id]], which check refuses (invalid-value), and nothing was written.
+    expect(errorsOf(r)).toEqual([]);
+    const ops = r.document!.endpoints!.operations! as unknown as Record<string, Json>;
+    for (const o of ['getUserNotificationRule', 'deleteUserNotificationRule']) {
+      const bound = Object.values((ops[o]!.bind as Record<string, string> | undefined) ?? {});
+      expect(new Set(bound).size).toBe(bound.length);
+    }
+    expect((r.document!.resources as Record<string, Json>).NotificationRule!.unique_keys).toBeUndefined();
+  });
+});
