@@ -318,6 +318,12 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (values.every((v) => typeof v === 'string' || typeof v === 'number') && values.length > 0) {
       type = 'enum';
       field.values = values;
+    } else if (values.length === 0 && raw.length > 0 && ctx.fromServicespec !== true) {
+      // An enum of null alone (Lob's tracking event details, "null for type=normal"): the format has no enum without
+      // values (check's enum-needs-values refused the whole import), so any value, null kept. A servicespec export's
+      // enum of no values (nullable) reads back as it was.
+      type = 'json';
+      approximated(ctx, opts.where, 'type json', 'an enum of null alone: the format has no type holding only null', at);
     } else if (values.length === 0) {
       type = 'enum';
     } else {

@@ -487,4 +487,30 @@ describe('import of shapes public documents have: the fourth sweep', () => {
     }
     expect((r.document!.resources as Record<string, Json>).NotificationRule!.unique_keys).toBeUndefined();
   });
+
+  it("imports a property whose enum holds null alone (Lob's tracking event details) as a nullable json field, and says so", async () => {
+    const event = {
+      type: 'object',
+      required: ['id', 'type'],
+      properties: {
+        id: { type: 'string' },
+        type: { type: 'string', enum: ['normal'] },
+        details: { description: 'Will be `null` for `type=normal` events', type: 'object', enum: [null], nullable: true },
+      },
+    };
+    const ref = { $ref: '#/components/schemas/tracking_event' };
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'lob', version: '1' },
+      paths: { '/tracking_events/{id}': { get: { operationId: 'getEvent', responses: { '200': { description: 'ok', ...jsonBody(ref) } } } } },
+      components: { schemas: { tracking_event: event } },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'lob.json');
+    // Before, type enum with no values: check's enum-needs-values refused the whole import.
+    expect(errorsOf(r)).toEqual([]);
+    const fields = (r.document!.resources as unknown as Record<string, { fields: Record<string, Json> }>).tracking_event!.fields;
+    expect(fields.details).toMatchObject({ type: 'json', nullable: true });
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('null alone'));
+    expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/\/components\/schemas\/tracking_event\/properties\/details$/)]);
+  });
 });
