@@ -324,18 +324,33 @@ async function importSwagger2(
   return { ...result, diagnostics: result.diagnostics.map(back) };
 }
 
-/** Whether any `$ref` points outside the document. */
+/**
+ * Whether any `$ref` points outside the document. A `$ref` member inside an example is data, not a reference (Square's
+ * event examples hold JSON Schemas citing its CDN): it is neither followed nor a reason to bundle.
+ */
 function hasExternalRefs(node: unknown): boolean {
-  const stack: unknown[] = [node];
+  const stack: [unknown, string][] = [[node, '']];
   while (stack.length > 0) {
-    const n = stack.pop();
-    if (Array.isArray(n)) stack.push(...n);
+    const [n, key] = stack.pop()!;
+    if (Array.isArray(n)) for (const v of n) stack.push([v, '']);
     else if (isObject(n)) {
       if (typeof n.$ref === 'string' && !n.$ref.startsWith('#')) return true;
-      for (const v of Object.values(n)) if (typeof v === 'object' && v !== null) stack.push(v);
+      for (const [k, v] of Object.entries(n)) for (const w of outsideExamples(key, k, v)) stack.push([w, k]);
     }
   }
   return false;
+}
+
+/**
+ * What of member `key` (value `v`) of an object that is member `parentKey` may hold references: nothing of an example
+ * (`example`, a schema's `examples` list, each Example Object's `value`), the rest whole. Under `properties`,
+ * `example` and `examples` name properties, which are schemas.
+ */
+function outsideExamples(parentKey: string, key: string, v: unknown): unknown[] {
+  if (typeof v !== 'object' || v === null) return [];
+  if (parentKey === 'properties' || (key !== 'example' && key !== 'examples')) return [v];
+  if (key === 'example' || Array.isArray(v)) return [];
+  return Object.values(v).map((e) => (isObject(e) ? { ...e, value: undefined } : e));
 }
 
 /**

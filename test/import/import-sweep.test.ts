@@ -513,4 +513,43 @@ describe('import of shapes public documents have: the fourth sweep', () => {
     const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('null alone'));
     expect(said.map((d) => d.pointer)).toEqual([expect.stringMatching(/\/components\/schemas\/tracking_event\/properties\/details$/)]);
   });
+
+  it("reads a $ref member inside an example as data, not a reference to follow (Square's event examples citing its CDN)", async () => {
+    const cited = { $ref: 'https://cdn.example.com/schemas/v1/common.json#squareup.common.String' };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'square', version: '1' },
+      paths: {
+        '/definitions/{id}': {
+          get: {
+            operationId: 'getDefinition',
+            responses: {
+              '200': {
+                description: 'ok',
+                content: {
+                  'application/json': {
+                    schema: { $ref: '#/components/schemas/Definition' },
+                    examples: { one: { value: { id: 'a', schema: cited } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Definition: {
+            type: 'object',
+            properties: { id: { type: 'string' }, schema: { type: 'object' }, example: { type: 'string' } },
+            example: { id: 'a', schema: cited },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'square.json');
+    // Before, import-unresolved-ref for each ("a reference over the network is not followed"), and nothing imported.
+    expect(errorsOf(r)).toEqual([]);
+    expect(Object.keys((r.document!.resources as Json).Definition as Json)).toContain('fields');
+  });
 });
