@@ -805,6 +805,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
         req = requestOf(draw());
         res = await ctx.send(route, req);
       }
+      // Refused as too large (413) where the spec shows no body size: a text past a maxLength of 1 MiB (SendGrid's
+      // html_content) made a body past serve's built-in limit, a named gap. Refused all the same; its code not judged.
+      if (res.status === 413 && ctx.model.limits?.bodySize === undefined) return;
       const why = ctx.expectRefusal(res, route, m.condition);
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a body with ${m.label}`, d.pointer, req, `${why}; ${describe(res)}`));
     });
