@@ -239,15 +239,17 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
   for (const { route, label, headers } of cases) {
     const o = route.operation;
     await ctx.check('authentication', 'authentication.bad-credential', label, async (scope) => {
-      const req = await requestFor(ctx, route, headers);
-      if (!req) return scope.skip(ctx.noObject(route.resource));
+      const unprepared = await requestFor(ctx, route, headers);
+      if (!unprepared) return scope.skip(ctx.noObject(route.resource));
+      // Sent as the route takes it (a form, a merge patch's type), so only the credential is wrong: the first
+      // request and each sent again after a 429 alike.
+      const req = ctx.prepare(route, unprepared);
       const raw = ctx.client.rawRateLimits;
       ctx.client.rawRateLimits = true;
       let res;
       try {
         // A 429 here is the budget, waited out as the client waits out any other (not judged as an answer).
-        // Sent as the route takes it (a merge patch's type), so only the credential is wrong.
-        res = await ctx.client.send(ctx.prepare(route, req));
+        res = await ctx.client.send(req);
         for (let i = 0; i < 3 && res.status === 429; i++) {
           await ctx.waitOut(
             Number(res.headers.get('retry-after') ?? '') || 1,
