@@ -27,7 +27,7 @@ import {
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { hoistShapes, withExportedShapes } from './import-shapes.js';
-import { convertSwagger2, getSwagger2Pointer } from './import-swagger2.js';
+import { convertSwagger2, getSwagger2Pointer, hoistPathTargets } from './import-swagger2.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -314,7 +314,7 @@ async function importSwagger2(
       return { diagnostics: getUnresolvedRefs(document, base, err, file) };
     }
   }
-  const converted = convertSwagger2(whole, file);
+  const converted = convertSwagger2(whole === document ? whole : hoistPathTargets(whole, document), file);
   if (converted.document === undefined) return { diagnostics: converted.diagnostics };
   const own = new Set(converted.diagnostics);
   const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options, whole as Json);

@@ -1,7 +1,10 @@
 // Defects a sweep over public OpenAPI documents outside the corpus showed (import refused the whole document), each
 // on a small excerpt of the document's shape.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 
 type Json = Record<string, unknown>;
 const errorsOf = (r: Awaited<ReturnType<typeof importOpenApiDocument>>) =>
@@ -551,5 +554,41 @@ describe('import of shapes public documents have: the fourth sweep', () => {
     // Before, import-unresolved-ref for each ("a reference over the network is not followed"), and nothing imported.
     expect(errorsOf(r)).toEqual([]);
     expect(Object.keys((r.document!.resources as Json).Definition as Json)).toContain('fields');
+  });
+
+  it("imports a Swagger 2.0 document citing one file twice (OAI's petstore-separate: Pet.yaml in two responses) as a resource", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-petstore-separate-'));
+    try {
+      const petRef = { $ref: 'Pet.yaml' };
+      writeFileSync(
+        join(dir, 'Pet.yaml'),
+        JSON.stringify({ type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer' }, name: { type: 'string' } } }),
+      );
+      const doc = {
+        swagger: '2.0',
+        info: { title: 'petstore-separate', version: '1' },
+        produces: ['application/json'],
+        paths: {
+          '/pets': { get: { operationId: 'findPets', responses: { '200': { description: 'pets', schema: { type: 'array', items: petRef } } } } },
+          '/pets/{id}': {
+            get: {
+              operationId: 'findPetById',
+              parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
+              responses: { '200': { description: 'pet', schema: petRef } },
+            },
+          },
+        },
+      };
+      writeFileSync(join(dir, 'swagger.json'), JSON.stringify(doc));
+      const r = await importOpenApiFile(join(dir, 'swagger.json'));
+      expect(errorsOf(r)).toEqual([]);
+      // Before, the second use pointed at the first's place in the operation (…/responses/200/schema), which the
+      // conversion moved: import-invalid-openapi, and both operations custom with no resource.
+      expect(r.diagnostics.filter((d) => d.code === 'import-invalid-openapi')).toEqual([]);
+      const ops = r.document!.endpoints!.operations! as unknown as Record<string, Json>;
+      expect([ops.findPets!.action, ops.findPetById!.action, ops.findPetById!.resource]).toEqual(['list', 'read', 'Pet']);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
