@@ -134,8 +134,10 @@ function numberArbitrary(f: FieldModel): fc.Arbitrary<number> {
   if (f.type === 'integer') {
     let min = f.minimum ?? (f.exclusiveMinimum !== undefined ? Math.floor(f.exclusiveMinimum) + 1 : -1_000_000);
     let max = f.maximum ?? (f.exclusiveMaximum !== undefined ? Math.ceil(f.exclusiveMaximum) - 1 : 1_000_000);
-    min = Math.ceil(min);
-    max = Math.floor(max);
+    // Drawn within the safe integers: past them (DigitalOcean's uint64 maximum 18446744073709552000) pure-rand's
+    // uniform draw never ends, and the run held past every time limit.
+    min = Math.max(Math.ceil(min), Number.MIN_SAFE_INTEGER);
+    max = Math.min(Math.floor(max), Number.MAX_SAFE_INTEGER);
     const arb = fc.integer({ min, max: Math.max(min, max) });
     return f.multipleOf !== undefined
       ? fitting(
