@@ -859,8 +859,15 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   for (const r of raw) {
     // Unjudged, a malformed body is still sent: a server error is the service's whatever it refuses first
     // (endpoints.no-server-error, which every answer is held to).
+    // A request that fails (no answer within --request-timeout: Prism's proxy to malformed JSON) fails this probe,
+    // as where it is judged: it ended the whole run as an internal error.
     if (unjudged) {
-      await ctx.send(route, r.req);
+      let failed: unknown;
+      await ctx.send(route, r.req).catch((err: unknown) => (failed = err ?? new Error('the request failed')));
+      if (failed !== undefined)
+        await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, () => {
+          throw failed;
+        });
       continue;
     }
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${r.label}`, async (scope) => {
