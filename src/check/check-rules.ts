@@ -345,6 +345,13 @@ const fieldRules: Rule = ({ model, report }) => {
     // Only a resource's own fields are set by the service and answered (getServiceSetFields).
     if (f.source !== undefined && !topLevel.has(f))
       report('source-unused', { where, detail: "that is not a resource's own field (nested, a parameter or a shape's)" }, joinPointer(f.pointer, 'source'));
+    // Only a resource's own fields are answered with their object's address.
+    if (f.generated === 'address' && !topLevel.has(f))
+      report(
+        'generated-address-invalid',
+        { where, detail: "is only allowed on a resource's own field (not nested, a parameter or a shape's)" },
+        joinPointer(f.pointer, 'generated'),
+      );
     // Only a resource's own fields have a create and a replace that may leave them out (getUnstatedValueFields).
     if (f.optionalInRequests !== undefined && !topLevel.has(f))
       report(
@@ -787,7 +794,18 @@ const resourceRules: Rule = (ctx) => {
     }
     for (const f of r.fields) {
       if (f.type === 'state' && !machine) report('missing-state-machine', { resource: r.name, field: f.name }, f.pointer);
-      if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
+      if (f.generated === 'address') {
+        // The object's own address: its read's path filled from the object, so there must be a read to name.
+        const detail =
+          f.type !== 'uri' && f.type !== 'string'
+            ? `needs a uri or string field, not ${f.type}`
+            : !f.readOnly
+              ? 'needs a read-only field (the service sets it; no request sends it)'
+              : !(opsByResource.get(r.name) ?? []).some((o) => o.action === 'read')
+                ? `needs a \`read\` operation of ${r.name} (the address is its path)`
+                : undefined;
+        if (detail !== undefined) report('generated-address-invalid', { where: `${r.name}.${f.name}`, detail }, joinPointer(f.pointer, 'generated'));
+      } else if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
         report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));
       }
       // source: service says the service sets it by a rule the spec does not state: a source, its value a named gap.

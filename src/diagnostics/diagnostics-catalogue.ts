@@ -276,6 +276,7 @@ export const DIAGNOSTICS = {
   },
   'write-only-invalid': { severity: 'error', message: '{where}: a write-only field {detail}' },
   'generated-type-mismatch': { severity: 'error', message: '{where}: `{option}` needs a date or datetime field, not {type}' },
+  'generated-address-invalid': { severity: 'error', message: '{where}: `generated: address` {detail}' },
   'identifier-missing': {
     severity: 'error',
     message:

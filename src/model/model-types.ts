@@ -38,7 +38,8 @@ export interface FieldModel {
   writeOnce: boolean;
   /** Sent in requests, stored, never answered (set only when true). */
   writeOnly?: true;
-  generated?: 'create_time' | 'update_time';
+  /** `address`: the object's read path, filled in each answer (never stored). */
+  generated?: 'create_time' | 'update_time' | 'address';
   unique: boolean;
   hasDefault: boolean;
   default?: unknown;

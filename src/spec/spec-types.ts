@@ -160,8 +160,8 @@ export interface FieldSpec extends FieldConstraints {
   writeOnly?: boolean;
   /** The field's previous name, for `servicespec migrate` (a rename of the stored column). */
   renamedFrom?: string;
-  /** The server sets the field: the time of creation or of the last change. */
-  generated?: 'create_time' | 'update_time';
+  /** The server sets the field: the time of creation or of the last change, or (`address`) the object's own read path; never stored. */
+  generated?: 'create_time' | 'update_time' | 'address';
   unique?: boolean;
   default?: unknown;
   /** `service`: a required read-only field the service sets by a rule the spec does not state (a named gap); every answer holds it. */
