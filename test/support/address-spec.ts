@@ -1,5 +1,13 @@
 // A spec whose resource answers its own address (`generated: address`): an Order with a read, a list and a create.
-import { CATCH_ALL_ERRORS } from '../check/helpers.js';
+import { CONDITIONS } from '../../src/spec/spec-types.js';
+
+const OWN = ['validation', 'malformed_request', 'unsupported_media_type', 'missing_resource', 'route_not_found'];
+const ERRORS = `errors:
+  codes:
+    invalid: { status: 422, when: [validation, malformed_request, unsupported_media_type] }
+    not_found: { status: 404, when: [missing_resource, route_not_found] }
+    other: { status: 500, when: [${CONDITIONS.filter((c) => !OWN.includes(c)).join(', ')}] }
+`;
 
 /** The spec; `field` replaces the address field's declaration, `ops` the operations after the create. */
 export function ADDRESS_SPEC(field = '{ type: uri, readOnly: true, generated: address }', ops?: string): string {
@@ -12,13 +20,14 @@ purpose: { summary: Orders that say where they live }
 resources:
   Order:
     identifier: id
+    identifier_source: client
     fields:
-      id: { type: string, readOnly: true }
+      id: { type: string, maxLength: 40 }
       total: { type: integer }
       url: ${field}
 endpoints:
   operations:
     createOrder: { method: POST, path: /orders, action: create, resource: Order }
 ${rest}
-${CATCH_ALL_ERRORS}`;
+${ERRORS}`;
 }

@@ -128,6 +128,32 @@ function createLocation(
   };
 }
 
+type Params = Readonly<Record<string, string>>;
+
+/**
+ * The row with its `generated: address` fields set (docs/format.md, "Self addresses"): the reference a create's
+ * Location holds, under the answering route's prefix; undefined for a resource without one, so the presenters do
+ * nothing more per row. A copy: the row is the storage's, and the field has no column.
+ */
+export function createAddresser(model: ServiceModel, route: OperationRoute, resource: ResourceModel): ((row: Row, params: Params) => Row) | undefined {
+  const names = resource.fields.filter((f) => f.generated === 'address').map((f) => f.name);
+  if (names.length === 0) return undefined;
+  const read = getModelIndex(model).readOf.get(resource.name);
+  if (!read) return undefined;
+  const idName = resource.identifier;
+  // The read's path under this route's own prefix; each of the read's parameters filled from the field it binds.
+  const locate = createLocation(route, read.path, (p) =>
+    read.bindings ? boundColumn(resource, read.bindings.find((b) => b.param === p)?.field) : p === read.pathParams[0] ? idName : undefined,
+  );
+  return (row, params) => {
+    const address = locate(row, params);
+    if (address === undefined) return row;
+    const out: Row = { ...row };
+    for (const n of names) out[n] = address;
+    return out;
+  };
+}
+
 function missingObject(resource: ResourceModel): ServiceError {
   return new ServiceError('missing_resource', `no ${resource.name} with that identifier`);
 }
@@ -598,7 +624,7 @@ function createUpsert(
   idField: FieldModel,
   touch: (row: Row, creating: boolean) => void,
   nested: ReturnType<typeof getNestedPaths>,
-  present: (row: Row) => Record<string, unknown>,
+  present: Present,
 ): Upsert {
   const { ctx, compile, events } = deps;
   const { model } = ctx;
@@ -622,12 +648,15 @@ function createUpsert(
       const given = { ...body, [idField.name]: id };
       validate(given);
       const created = await tx.insert(resource.name, newRow(request, given));
-      await events.emit(tx, resource, { action: 'create' }, present(created));
+      await events.emit(tx, resource, { action: 'create' }, present(created, request.params as Params));
       return created;
     },
     location: (created, params) => locationOf?.(created, params),
   };
 }
+
+/** An object as answered: its address (if any) under the request's route parameters. */
+type Present = (row: Row, params: Params) => Record<string, unknown>;
 
 function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast, callbacks } = deps;
@@ -641,13 +670,20 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   // An object found by fields its path binds besides (or instead of) the identifier: by those fields' values.
   const bySearch = ADDRESSING_ACTIONS.has(op.action) && !isIdentifierOnly(resource, op) ? createPathValues(model, resource, op, compile, 'address') : undefined;
   const stateField = route.machine ? getStateField(model, route.machine) : undefined;
-  const generated = resource.fields.filter((f) => f.generated !== undefined);
+  // The times the server sets (an address is no stored value: the presenters' addresser fills it).
+  const generated = resource.fields.filter((f) => f.generated !== undefined && f.generated !== 'address');
   // Nested fields a binding or unique key names: their columns follow their top-level fields on every write.
   const nested = getNestedPaths(model, resource);
-  const present = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
+  const presentStored = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
+  const addressed = createAddresser(model, route, resource);
+  const present: Present = addressed ? (row, params) => presentStored(addressed(row, params)) : presentStored;
+  const writeRow: (row: Row, params: Params) => string = addressed
+    ? (row, params) => writePresentedRow(resource, addressed(row, params))
+    : (row) => writePresentedRow(resource, row);
   // etag: true (docs/format.md, "Conditional requests"): the answer's ETag, and If-Match on a one-object change
-  // (whether it is required); undefined for every other resource, which reads no header and hashes nothing.
-  const tagOf = (row: Row) => computeETag(present(row));
+  // (whether it is required); undefined for every other resource, which reads no header and hashes nothing. The
+  // stored object's: an address is the route's, not the object's.
+  const tagOf = (row: Row) => computeETag(presentStored(row));
   const etagOf = answersETag(resource, op) ? tagOf : undefined;
   const ifMatch = isConditionalChange(resource, op) ? op.ifMatch === 'required' : undefined;
   // An enveloped answer is written as text around the data's text (runtime-envelope.ts); none: sendAnswer itself.
@@ -696,10 +732,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const location = locationOf?.(created, request.params as Record<string, string>);
         if (location !== undefined) reply.header('location', location);
         if (etagOf) reply.header('etag', etagOf(created));
-        return sendAnswer(request, reply, status, present(created));
+        return sendAnswer(request, reply, status, present(created, request.params as Params));
       };
-      const insert = (tx: StorageTx, row: Row) =>
-        tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out)), out));
+      const insert = (tx: StorageTx, row: Row, params: Params) =>
+        tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out, params)), out));
       // The request is valid by now: a failed CHECK on an integer identifier with a maximum is the counter past it,
       // the service's own limit, not the client's mistake.
       const idMax = idField?.type === 'integer' ? (idField.maximum ?? idField.exclusiveMaximum) : undefined;
@@ -747,7 +783,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               location = locationOf?.(created, request.params as Record<string, string>);
               etag = etagOf?.(created);
               reply.code(status);
-              text = stored ? writePresentedRow(resource, created) : (reply.serialize(present(created)) as string);
+              text = stored ? writeRow(created, request.params as Params) : (reply.serialize(present(created, request.params as Params)) as string);
               if (envelope) text = envelope(text, request, status);
               let headers: Record<string, string> = { 'content-type': getAnswerType(reply) };
               if (location !== undefined) headers = { ...headers, location };
@@ -771,11 +807,11 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return storage
             .transaction(async (tx) => {
               await keyed.open?.(tx);
-              const created = await insert(tx, row);
+              const created = await insert(tx, row, request.params as Params);
               const location = locationOf?.(created, request.params as Record<string, string>);
               const etag = etagOf?.(created);
               reply.code(status);
-              let text = reply.serialize(present(created)) as string;
+              let text = reply.serialize(present(created, request.params as Params)) as string;
               if (envelope) text = envelope(text, request, status);
               await keyed.keep(
                 tx,
@@ -787,7 +823,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             }, request.deadline)
             .then(
               async ({ text, location, etag, created }) => {
-                await callbacks?.subscribe(request, body, present(created));
+                await callbacks?.subscribe(request, body, present(created, request.params as Params));
                 if (location !== undefined) reply.header('location', location);
                 if (etag !== undefined) reply.header('etag', etag);
                 return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
@@ -812,13 +848,13 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const location = locationOf?.(created, request.params as Record<string, string>);
           if (location !== undefined) reply.header('location', location);
           if (etagOf) reply.header('etag', etagOf(created));
-          return sendAnswer(request, reply.type(getAnswerType(reply)), status, writePresentedRow(resource, created));
+          return sendAnswer(request, reply.type(getAnswerType(reply)), status, writeRow(created, request.params as Params));
         }
         return storage
-          .transaction((tx) => insert(tx, row), request.deadline)
+          .transaction((tx) => insert(tx, row, request.params as Params), request.deadline)
           .then(
             callbacks
-              ? async (created) => (await callbacks.subscribe(request, body, present(created)), answer(created, request, reply))
+              ? async (created) => (await callbacks.subscribe(request, body, present(created, request.params as Params)), answer(created, request, reply))
               : (created) => answer(created, request, reply),
             (err: unknown) => failCreate(err, row),
           );
@@ -850,10 +886,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         ? (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
             const visible = checkVisible(resource, row, request);
             if (notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
-            return sendAnswer(request, reply, status, present(visible));
+            return sendAnswer(request, reply, status, present(visible, request.params as Params));
           }
         : (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
-            sendAnswer(request, reply, status, present(checkVisible(resource, row, request)));
+            sendAnswer(request, reply, status, present(checkVisible(resource, row, request), request.params as Params));
       if (bySearch) {
         // Found by its bound fields (\`bind\`): the one row holding the path's values.
         return (request, reply) => {
@@ -869,7 +905,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (reader?.getStored && isCurrentShape(model, request)) {
           const visible = checkVisible(resource, reader.getStored(resource.name, id), request);
           if (etagOf && notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
-          const text = writePresentedRow(resource, visible);
+          const text = writeRow(visible, request.params as Params);
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
         }
         if (reader) return answer(reader.get(resource.name, id), request, reply);
@@ -946,7 +982,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const previous: Record<string, unknown> = {};
           for (const k of Object.keys(changes))
             if (JSON.stringify(before[k]) !== JSON.stringify(after[k]) && !(unanswered.size > 0 && unanswered.has(k))) previous[k] = before[k];
-          await events.emit(tx, resource, { action: 'update' }, present(after), previous);
+          await events.emit(tx, resource, { action: 'update' }, present(after, params), previous);
           return after;
         };
         const keyed = request.keyedChange;
@@ -958,7 +994,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             keyed,
             () => (made ? upsert!.status : status),
             work,
-            present,
+            (row) => present(row, params),
             mapStorageError,
             envelope,
             (row) => (made ? upsert!.location(row, params) : undefined),
@@ -974,10 +1010,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             throw mapStorageError(err);
           });
         if (etagOf) reply.header('etag', etagOf(updated));
-        if (!made) return sendAnswer(request, reply, status, present(updated));
+        if (!made) return sendAnswer(request, reply, status, present(updated, params));
         const location = upsert!.location(updated, params);
         if (location !== undefined) reply.header('location', location);
-        return sendAnswer(request, reply, upsert!.status, present(updated));
+        return sendAnswer(request, reply, upsert!.status, present(updated, params));
       };
     }
     case 'delete': {
@@ -986,7 +1022,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`)
           : mapStorageError(err);
       // The deleted object as it was, where the operation answers it (its \`response\`); else no body, whatever the status.
-      const answerOf = op.response !== undefined ? (before: Row) => present(before) : () => undefined;
+      const answerOf = op.response !== undefined ? (before: Row, params: Params) => present(before, params) : () => undefined;
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -997,15 +1033,15 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
-          await events.emit(tx, resource, { action: 'delete' }, present(before));
+          await events.emit(tx, resource, { action: 'delete' }, present(before, params));
           return before;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, answerOf, mapDeleteError);
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, (before) => answerOf(before, params), mapDeleteError);
         const before = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapDeleteError(err);
         });
-        return sendAnswer(request, reply, status, answerOf(before));
+        return sendAnswer(request, reply, status, answerOf(before, params));
       };
     }
     case 'transition': {
@@ -1051,16 +1087,17 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
           const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
           if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
-          await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out), { [stateField]: from });
+          await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out, params), { [stateField]: from });
           return out;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, present, mapStorageError, envelope, undefined, etagOf);
+        if (keyed)
+          return changeKeyed(storage, request, reply, keyed, status, work, (row) => present(row, params), mapStorageError, envelope, undefined, etagOf);
         const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapStorageError(err);
         });
         if (etagOf) reply.header('etag', etagOf(after));
-        return sendAnswer(request, reply, status, present(after));
+        return sendAnswer(request, reply, status, present(after, params));
       };
     }
     default:
@@ -1110,6 +1147,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
   }
   const present = deps.fast ? presentRow : presentRowPlain;
+  const addressed = createAddresser(ctx.model, route, resource);
   // A list whose path binds fields (\`bind\`, a scope such as the owner): only the objects holding the path's values.
   const pathValues = createPathValues(ctx.model, resource, op, deps.compile, 'scope');
   // A parent the path names by a ref (a task's project_id): an empty page under a parent that is not there is
@@ -1194,7 +1232,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const answer = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
-    for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
+    if (addressed === undefined) for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
+    else for (let i = 0; i < count; i++) items[i] = present(resource, addressed(page.rows[i]!, request.params as Params));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
@@ -1220,7 +1259,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const answerStored = (page: ListPage, request: FastifyRequest, reply: FastifyReply) => {
     const count = Math.min(page.rows.length, page.limit);
     let text = itemsKey;
-    for (let i = 0; i < count; i++) text += (i === 0 ? '' : ',') + writePresentedRow(resource, page.rows[i]!);
+    for (let i = 0; i < count; i++)
+      text += (i === 0 ? '' : ',') + writePresentedRow(resource, addressed === undefined ? page.rows[i]! : addressed(page.rows[i]!, request.params as Params));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     text += ']';

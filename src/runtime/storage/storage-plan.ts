@@ -125,8 +125,10 @@ export function getStoragePlan(model: ServiceModel): StoragePlan {
   for (const r of model.resources) {
     const keyed = r.identifier !== undefined && getField(r, r.identifier) !== undefined;
     if (!keyed && (r.identifier !== undefined || !stored.has(r.name))) continue;
-    const columns = r.fields.map((f) => columnFor(model, r, f));
-    for (const f of r.fields) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
+    // An address (`generated: address`) is no stored value: the presenters make it from the row's key.
+    const own = r.fields.some((f) => f.generated === 'address') ? r.fields.filter((f) => f.generated !== 'address') : r.fields;
+    const columns = own.map((f) => columnFor(model, r, f));
+    for (const f of own) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
     if (!keyed) columns.unshift(rowKeyColumn());
     for (const path of getNestedPaths(model, r)) columns.push(nestedColumn(model, r, path));
     const table: TablePlan = { name: r.name, primaryKey: getRowKey(r), columns };
