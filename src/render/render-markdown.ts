@@ -225,6 +225,7 @@ function constraintParts(f: FieldModel): Inline[] {
   // source: service (where it holds; check's source-unused says where it does not): a named gap.
   if (f.source === 'service' && f.readOnly && !f.optional && !f.hasDefault && f.generated === undefined)
     parts.push(['the service sets it by a rule not shown']);
+  if (f.generated === 'address') parts.push(["the object's own address (its read operation's path)"]);
   if (f.writeOnce) parts.push(['write-once']);
   if (f.writeOnly) parts.push(['write-only']);
   if (f.unique) parts.push(['unique']);

@@ -684,6 +684,8 @@ export const newShapesSpec = fc
     unstated: fc.boolean(),
     // A required read-only field the service sets by a rule the spec does not state (source: service).
     serviceSet: fc.boolean(),
+    // A field the service sets to the object's own address (generated: address), where there is a read to address.
+    selfAddress: fc.boolean(),
     // A delete answering nothing, or the object it deleted (response), with the default or a stated status.
     deleteAnswer: fc.constantFrom(undefined, 'none', 'object', 'object-202'),
     // Rails-style request wrappers (request_envelope): on the create, or on every create and update.
@@ -693,6 +695,7 @@ export const newShapesSpec = fc
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
     if (g.unstated) itemFields.label = { type: 'string', maxLength: 12, optionalInRequests: true };
     if (g.serviceSet) itemFields.number = { type: 'integer', readOnly: true, source: 'service' };
+    if (g.selfAddress && g.read) itemFields.url = { type: 'uri', readOnly: true, generated: 'address' };
     if (g.unionField) itemFields.method = g.unionOptional ? { ...g.unionField, optional: true } : g.unionField;
     const operations: Record<string, Record<string, unknown>> = {
       createItem: clean({
@@ -758,7 +761,7 @@ export const newShapesSpec = fc
     if (g.requestEnvelope !== undefined) operations.createItem!.request_envelope = { data: 'item' };
     if (g.subset) {
       itemFields.note = { type: 'string', optional: true, maxLength: 20 };
-      operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note' && n !== 'number');
+      operations.createItem!.request_fields = Object.keys(itemFields).filter((n) => n !== 'id' && n !== 'note' && n !== 'number' && n !== 'url');
       operations.editItem = { method: 'PATCH', path: '/items/{id}', action: 'update', resource: 'Item', request_fields: ['note'] };
     }
     if (g.requestEnvelope === 'all') for (const o of [operations.patchItem, operations.editItem]) if (o !== undefined) o.request_envelope = { data: 'item' };

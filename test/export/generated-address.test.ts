@@ -2,7 +2,15 @@
 // path (HAL's `_links.self.href`, JSON:API's `links.self`, GitHub's `url`). Before, the format had no such value: an
 // imported self link was a gap (`source: service`, answered without it) or made its operations custom (501).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import SwaggerParser from '@apidevtools/swagger-parser';
 import { compileSpecText } from '../../src/program.js';
+import { diffModels } from '../../src/diff/diff-run.js';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
+import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
+import { generateClient } from '../../src/export/export-client.js';
+import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { renderMarkdown } from '../../src/render/render-markdown.js';
+import { checkedModel } from '../support/specs.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { ADDRESS_SPEC } from '../support/address-spec.js';
@@ -97,5 +105,43 @@ describe('generated: address: served (fast paths on and off, byte for byte)', ()
     expect((await both('versioned', 'POST', '/v2/orders', { id: 'ord_v', total: 1 })).body).toEqual({ id: 'ord_v', total: 1, url: '/v2/orders/ord_v' });
     const list = await both('versioned', 'GET', '/v2/orders');
     expect(list.body!.items).toEqual([{ id: 'ord_v', total: 1, url: '/v2/orders/ord_v' }]);
+  });
+});
+
+describe('generated: address: export, client, document, diff', () => {
+  for (const version of ['3.1', '3.0'] as const) {
+    it(`OpenAPI ${version}: a required read-only uri in answers, in no request; the key carried; imported back as written`, async () => {
+      // eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by path
+      const doc = exportOpenApi(checkedModel(WITH_CHANGES), { openapi: version }).document as Record<string, any>;
+      const order = doc.components.schemas.Order;
+      expect(order.properties.url).toEqual({ type: 'string', format: 'uri', readOnly: true, 'x-servicespec-field': { generated: 'address' } });
+      expect(order.required).toContain('url');
+      for (const [name, s] of Object.entries(doc.components.schemas as Record<string, { properties?: object }>))
+        if (name !== 'Order') expect(Object.keys(s.properties ?? {})).not.toContain('url');
+      await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined();
+      const back = await importOpenApiDocument(doc);
+      expect(back.document!.resources!.Order!.fields!.url).toEqual({ type: 'uri', readOnly: true, generated: 'address' });
+      expect(back.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    });
+  }
+
+  it('JSON Schema: in the answer, not in a request view', () => {
+    const files = exportJsonSchemas(checkedModel(WITH_CHANGES)).files;
+    const props = (view: string) => Object.keys((files.find((f) => f.view === view)!.schema.properties ?? {}) as object);
+    expect(props('response')).toContain('url');
+    expect(props('create')).not.toContain('url');
+    expect(props('replace')).not.toContain('url');
+  });
+
+  it('the typed client reads it; the document says what it holds', () => {
+    expect(generateClient(checkedModel(WITH_CHANGES)).code).toContain('readonly url: string;');
+    expect(renderMarkdown(checkedModel(WITH_CHANGES))).toContain("| `url` | uri | yes | read-only; the object's own address (its read operation's path) |");
+  });
+
+  it('diff: added, a member answers gain (non-breaking); removed, one they lose (breaking)', () => {
+    const without = WITH_CHANGES.replace('      url: { type: uri, readOnly: true, generated: address }\n', '');
+    const codes = (a: string, b: string) => diffModels(compileSpecText(a).model!, compileSpecText(b).model!).changes.map((c) => [c.code, c.impact]);
+    expect(codes(without, WITH_CHANGES)).toEqual([['response-field-added', 'non-breaking']]);
+    expect(codes(WITH_CHANGES, without)).toEqual([['response-field-removed', 'breaking']]);
   });
 });
