@@ -622,6 +622,9 @@ function unwrittenRequired(ctx: Ctx, resources: Record<string, ResourceSpec>, en
       (f as { readOnly?: boolean }).readOnly = true;
       fields[fname] = orderField(f);
       made.push(fname);
+      let inferred = madeReadOnly.get(ctx);
+      if (!inferred) madeReadOnly.set(ctx, (inferred = new Set()));
+      inferred.add(`${name}.${fname}`);
       report(
         ctx,
         'import-approximated',
@@ -644,6 +647,24 @@ function unwrittenRequired(ctx: Ctx, resources: Record<string, ResourceSpec>, en
   }
 }
 
+/** Fields unwrittenRequired read as read-only (`Resource.field`): the document did not say so, so no self address is read from them. */
+const madeReadOnly = new WeakMap<Ctx, Set<string>>();
+
+/** The names a resource's own address goes by (GitHub's `url`, `self`, HAL's and Collection+JSON's `href`). */
+const SELF_ADDRESS_NAMES: ReadonlySet<string> = new Set(['self', 'url', 'href']);
+/** A description calling the field the object's own address: "self link", "this resource's URL", "URL of this order". */
+const SELF_ADDRESS_WORDS =
+  /\bself[- ]?(link|url|address|href)\b|\bits self\b|\b(url|uri|address) of this (resource|object)\b|\bthis (resource|object)'s (url|uri|address)\b/i;
+
+/**
+ * Whether a read-only field is the object's own address, as its document says: a string or uri named `self`, `url` or
+ * `href`, or one whose description says so. Only that: a `url` that is not read-only (Giphy's page of a GIF) is not.
+ */
+function isSelfAddressField(name: string, f: FieldSpec): boolean {
+  if (f.readOnly !== true || (f.type !== 'uri' && f.type !== 'string')) return false;
+  return SELF_ADDRESS_NAMES.has(name) || (f.description !== undefined && SELF_ADDRESS_WORDS.test(f.description));
+}
+
 /**
  * A field the server always returns (read-only, required) needs a source of its value in the format: the
  * identifier, the owner, a state, a default, a time of creation or change, a transition's stamp. OpenAPI does not
@@ -664,6 +685,28 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
     for (const [fname, f] of Object.entries(fields)) {
       if (!f.readOnly || f.optional || f.type === 'state' || f.generated !== undefined || 'default' in f || f.source !== undefined) continue;
       if (fname === identifier || fname === r.owner || stamped.has(fname) || bound(fname)) continue;
+      // The object's own address (GitHub's `url`, a `self` or `href`, or one its description calls the self link),
+      // where the resource has a read to address: the format states that value (`generated: address`).
+      if (
+        !madeReadOnly.get(ctx)?.has(`${name}.${fname}`) &&
+        isSelfAddressField(fname, f) &&
+        operations.some((o) => o.action === 'read' && o.resource === name)
+      ) {
+        (f as { generated?: 'address' }).generated = 'address';
+        fields[fname] = orderField(f);
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `resource ${name} field ${fname} (read-only and required)`,
+            as: "the object's own address, its read operation's path (`generated: address`)",
+            reason:
+              'its name or description says it is the address of the object itself; the service answers it relative (as a Location), the document may show it absolute',
+          },
+          pointers.get(name) ?? '',
+        );
+        continue;
+      }
       // One value is all it can hold (a `const`, an enum of one: Stripe's `object: customer`, a schema_version): that
       // is its value, stated by the document, and every answer carries it.
       if (f.type === 'enum' && f.values?.length === 1) {

@@ -8,7 +8,9 @@ import { diffModels } from '../../src/diff/diff-run.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { generateClient } from '../../src/export/export-client.js';
-import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { checkedModel } from '../support/specs.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
@@ -143,5 +145,54 @@ describe('generated: address: export, client, document, diff', () => {
     const codes = (a: string, b: string) => diffModels(compileSpecText(a).model!, compileSpecText(b).model!).changes.map((c) => [c.code, c.impact]);
     expect(codes(without, WITH_CHANGES)).toEqual([['response-field-added', 'non-breaking']]);
     expect(codes(WITH_CHANGES, without)).toEqual([['response-field-removed', 'breaking']]);
+  });
+});
+
+describe('generated: address: import', () => {
+  const fixture = new URL('../fixtures/self-address/orders-url.yaml', import.meta.url).pathname;
+
+  it('a read-only required `url` the description calls its self link is the address, not a gap (before: source: service)', async () => {
+    const r = await importOpenApiFile(fixture);
+    expect(r.document!.resources!.Order!.fields!.url).toEqual({
+      type: 'uri',
+      description: 'The API address of this order (its self link).',
+      readOnly: true,
+      generated: 'address',
+    });
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message)).toEqual([
+      "resource Order field url (read-only and required) is imported as the object's own address, its read operation's path (`generated: address`): its name or description says it is the address of the object itself; the service answers it relative (as a Location), the document may show it absolute",
+    ]);
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // Before, the field was a named gap (`value of a read-only field the service sets`): now none is left.
+    expect(JSON.stringify(r.gaps)).not.toContain('url');
+    const served = await startService(r.compiled!.model!);
+    try {
+      const made = await served.call('POST', '/orders', { total: 2 });
+      expect(made.status).toBe(201);
+      const id = (made.body as { id: string }).id;
+      expect(made.body).toEqual({ id, total: 2, url: `/orders/${id}` });
+    } finally {
+      await served.close();
+    }
+  });
+
+  it('left as today where the document does not say so: a writable url, another name, or no read to address', async () => {
+    const doc = parse(readFileSync(fixture, 'utf8')) as {
+      paths: Record<string, unknown>;
+      components: { schemas: { Order: { properties: Record<string, Record<string, unknown>> } } };
+    };
+    // Not read-only in the document (import reads it so only as no request writes it), and no description saying so.
+    const writable = structuredClone(doc);
+    delete writable.components.schemas.Order.properties.url!.readOnly;
+    delete writable.components.schemas.Order.properties.url!.description;
+    expect((await importOpenApiDocument(writable)).document!.resources!.Order!.fields!.url).toMatchObject({ readOnly: true, source: 'service' });
+    const other = structuredClone(doc);
+    other.components.schemas.Order.properties.link = { type: 'string', readOnly: true, description: 'a link to the shop' };
+    (other.components.schemas.Order as unknown as { required: string[] }).required.push('link');
+    expect((await importOpenApiDocument(other)).document!.resources!.Order!.fields!.link).toMatchObject({ source: 'service' });
+    const noRead = structuredClone(doc);
+    delete noRead.paths['/orders/{id}'];
+    const r = await importOpenApiDocument(noRead);
+    expect(r.document!.resources!.Order!.fields!.url).toMatchObject({ readOnly: true, source: 'service' });
   });
 });
