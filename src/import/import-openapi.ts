@@ -701,7 +701,7 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
             item: `resource ${name} field ${fname} (read-only and required)`,
             as: "the object's own address, its read operation's path (`generated: address`)",
             reason:
-              'its name or description says it is the address of the object itself; the service answers it relative (as a Location), the document may show it absolute',
+              "its name or description says it is the address of the object itself (its read path, after the request's origin on a uri; the document may show another host)",
           },
           pointers.get(name) ?? '',
         );

@@ -3,7 +3,7 @@ import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, 
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
-import type { OperationModel, PagingModel } from '../model/model-types.js';
+import type { OperationModel, PagingModel, ResourceModel } from '../model/model-types.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
@@ -241,12 +241,46 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
       if (typeof problem === 'string') return problem;
     }
     for (const item of items) {
-      const m = ctx.checkShape(route.resource, item, req, o.id);
+      const m = ctx.checkShape(route.resource, item, req, o.id) ?? addressMismatch(ctx, route.resource, req, item);
       if (m !== undefined) return m;
     }
     return undefined;
   }
-  return ctx.checkShape(route.resource, res.body, req, o.id);
+  return ctx.checkShape(route.resource, res.body, req, o.id) ?? addressMismatch(ctx, route.resource, req, res.body);
+}
+
+/** Per run: each resource's `generated: address` fields and read route (none: nothing to judge), and the served paths. */
+const addressing = new WeakMap<TestContext, Map<ResourceModel, { names: string[]; read: OperationRoute | undefined }>>();
+const servedTemplates = new WeakMap<TestContext, readonly string[]>();
+
+/**
+ * A `generated: address` field (docs/format.md, "Self addresses") holding other than the object's read path,
+ * resolved against the request's URL as a Location is (isLocationOf); undefined where it does, or where no path can
+ * be made (an object without the fields its read binds).
+ */
+function addressMismatch(ctx: TestContext, resource: ResourceModel, req: TestRequest, obj: unknown): string | undefined {
+  let byResource = addressing.get(ctx);
+  if (!byResource) addressing.set(ctx, (byResource = new Map()));
+  let a = byResource.get(resource);
+  if (!a) {
+    const names = resource.fields.filter((f) => f.generated === 'address').map((f) => f.name);
+    const read = names.length > 0 ? ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name) : undefined;
+    byResource.set(resource, (a = { names, read }));
+  }
+  if (!a.read || typeof obj !== 'object' || obj === null) return undefined;
+  const made = obj as Record<string, unknown>;
+  const path = readPathOf(ctx.fillVersion(a.read.path), a.read.operation, made, resource.identifier !== undefined ? made[resource.identifier] : undefined);
+  if (path === undefined) return undefined;
+  let templates = servedTemplates.get(ctx);
+  if (!templates) servedTemplates.set(ctx, (templates = ctx.routes.map((r) => ctx.fillVersion(r.path))));
+  for (const n of a.names) {
+    const v = made[n];
+    // Its presence is the shape's to judge.
+    if (v === undefined) continue;
+    if (typeof v !== 'string' || !isLocationOf(v, req.path, path, templates))
+      return `${n} ${JSON.stringify(v)}, not the object's own address (its read's path, ${path})`;
+  }
+  return undefined;
 }
 
 export class Judge {

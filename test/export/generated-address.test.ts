@@ -13,6 +13,8 @@ import { parse } from 'yaml';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { checkedModel } from '../support/specs.js';
+import { testService } from '../../src/tester/tester-run.js';
+import { isObject, startHandServer } from '../support/hand-server.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { ADDRESS_SPEC } from '../support/address-spec.js';
@@ -66,8 +68,9 @@ describe('generated: address: served (fast paths on and off, byte for byte)', ()
         }),
       ),
     );
-    const texts = await Promise.all(answers.map((a) => a.text()));
-    expect(texts[1]).toBe(texts[0]);
+    // A uri address is whole (the request's scheme and Host before the path): each service's own origin, named alike.
+    const texts = await Promise.all(answers.map(async (a, i) => (await a.text()).replaceAll(services[key]![i]!.url, 'http://api.example')));
+    expect(texts[1], texts.join(' | ')).toBe(texts[0]);
     return {
       status: answers[0]!.status,
       body: texts[0] === '' ? undefined : (JSON.parse(texts[0]!) as Record<string, unknown>),
@@ -78,24 +81,27 @@ describe('generated: address: served (fast paths on and off, byte for byte)', ()
   it('create, read, list, update, replace and delete answer the read path', async () => {
     const made = await both('plain', 'POST', '/orders', { id: 'ord_1', total: 3 });
     expect(made.status).toBe(201);
-    expect(made.body).toEqual({ id: 'ord_1', total: 3, url: '/orders/ord_1' });
+    expect(made.body).toEqual({ id: 'ord_1', total: 3, url: 'http://api.example/orders/ord_1' });
     expect(made.location).toBe('/orders/ord_1');
-    expect((await both('plain', 'GET', '/orders/ord_1')).body).toEqual({ id: 'ord_1', total: 3, url: '/orders/ord_1' });
+    expect((await both('plain', 'GET', '/orders/ord_1')).body).toEqual({ id: 'ord_1', total: 3, url: 'http://api.example/orders/ord_1' });
     await both('plain', 'POST', '/orders', { id: 'a b/c', total: 4 });
     const list = await both('plain', 'GET', '/orders');
-    expect((list.body!.items as unknown[]).map((o) => (o as { url: string }).url).sort()).toEqual(['/orders/a%20b%2Fc', '/orders/ord_1']);
-    expect((await both('plain', 'PATCH', '/orders/ord_1', { total: 5 })).body).toEqual({ id: 'ord_1', total: 5, url: '/orders/ord_1' });
-    expect((await both('plain', 'PUT', '/orders/ord_1', { total: 6 })).body).toEqual({ id: 'ord_1', total: 6, url: '/orders/ord_1' });
-    expect((await both('plain', 'DELETE', '/orders/ord_1')).body).toEqual({ id: 'ord_1', total: 6, url: '/orders/ord_1' });
+    expect((list.body!.items as unknown[]).map((o) => (o as { url: string }).url).sort()).toEqual([
+      'http://api.example/orders/a%20b%2Fc',
+      'http://api.example/orders/ord_1',
+    ]);
+    expect((await both('plain', 'PATCH', '/orders/ord_1', { total: 5 })).body).toEqual({ id: 'ord_1', total: 5, url: 'http://api.example/orders/ord_1' });
+    expect((await both('plain', 'PUT', '/orders/ord_1', { total: 6 })).body).toEqual({ id: 'ord_1', total: 6, url: 'http://api.example/orders/ord_1' });
+    expect((await both('plain', 'DELETE', '/orders/ord_1')).body).toEqual({ id: 'ord_1', total: 6, url: 'http://api.example/orders/ord_1' });
   });
 
   it('an idempotent create and update keep the answer with its address', async () => {
     const key = { 'idempotency-key': 'k1' };
     const first = await both('keyed', 'POST', '/orders', { id: 'ord_k', total: 1 }, key);
-    expect(first.body).toEqual({ id: 'ord_k', total: 1, url: '/orders/ord_k' });
+    expect(first.body).toEqual({ id: 'ord_k', total: 1, url: 'http://api.example/orders/ord_k' });
     expect(await both('keyed', 'POST', '/orders', { id: 'ord_k', total: 1 }, key)).toEqual(first);
     const patched = await both('keyed', 'PATCH', '/orders/ord_k', { total: 2 }, { 'idempotency-key': 'k2' });
-    expect(patched.body).toEqual({ id: 'ord_k', total: 2, url: '/orders/ord_k' });
+    expect(patched.body).toEqual({ id: 'ord_k', total: 2, url: 'http://api.example/orders/ord_k' });
   });
 
   it('is refused in a request, as any read-only field', async () => {
@@ -104,9 +110,13 @@ describe('generated: address: served (fast paths on and off, byte for byte)', ()
   });
 
   it("under a path version prefix, the answering request's version", async () => {
-    expect((await both('versioned', 'POST', '/v2/orders', { id: 'ord_v', total: 1 })).body).toEqual({ id: 'ord_v', total: 1, url: '/v2/orders/ord_v' });
+    expect((await both('versioned', 'POST', '/v2/orders', { id: 'ord_v', total: 1 })).body).toEqual({
+      id: 'ord_v',
+      total: 1,
+      url: 'http://api.example/v2/orders/ord_v',
+    });
     const list = await both('versioned', 'GET', '/v2/orders');
-    expect(list.body!.items).toEqual([{ id: 'ord_v', total: 1, url: '/v2/orders/ord_v' }]);
+    expect(list.body!.items).toEqual([{ id: 'ord_v', total: 1, url: 'http://api.example/v2/orders/ord_v' }]);
   });
 });
 
@@ -160,7 +170,7 @@ describe('generated: address: import', () => {
       generated: 'address',
     });
     expect(r.diagnostics.filter((d) => d.code === 'import-approximated').map((d) => d.message)).toEqual([
-      "resource Order field url (read-only and required) is imported as the object's own address, its read operation's path (`generated: address`): its name or description says it is the address of the object itself; the service answers it relative (as a Location), the document may show it absolute",
+      "resource Order field url (read-only and required) is imported as the object's own address, its read operation's path (`generated: address`): its name or description says it is the address of the object itself (its read path, after the request's origin on a uri; the document may show another host)",
     ]);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // Before, the field was a named gap (`value of a read-only field the service sets`): now none is left.
@@ -170,7 +180,7 @@ describe('generated: address: import', () => {
       const made = await served.call('POST', '/orders', { total: 2 });
       expect(made.status).toBe(201);
       const id = (made.body as { id: string }).id;
-      expect(made.body).toEqual({ id, total: 2, url: `/orders/${id}` });
+      expect(made.body).toEqual({ id, total: 2, url: `${served.url}/orders/${id}` });
     } finally {
       await served.close();
     }
@@ -194,5 +204,56 @@ describe('generated: address: import', () => {
     delete noRead.paths['/orders/{id}'];
     const r = await importOpenApiDocument(noRead);
     expect(r.document!.resources!.Order!.fields!.url).toMatchObject({ readOnly: true, source: 'service' });
+  });
+});
+
+describe('generated: address: the contract tester', () => {
+  const failures = async (baseUrl: string) =>
+    (await testService(checkedModel(WITH_CHANGES), { baseUrl, seed: 1 })).results
+      .filter((r) => r.outcome === 'failed')
+      .map((r) => `${r.check} ${r.target}: ${r.failure?.actual ?? ''}`);
+
+  it('serve passes', async () => {
+    const service = await startService(compileSpecText(WITH_CHANGES).model!);
+    try {
+      expect(await failures(service.url)).toEqual([]);
+    } finally {
+      await service.close();
+    }
+  });
+
+  it('a service answering another address fails endpoints.answer-shape, on reads, list items and creates', async () => {
+    const service = await startService(compileSpecText(WITH_CHANGES).model!);
+    // serve behind a proxy putting the collection's address where each object's own goes.
+    const wrong = (v: unknown): unknown => (isObject(v) && typeof v.url === 'string' ? { ...v, url: 'http://elsewhere.example/orders' } : v);
+    const proxy = await startHandServer((req, reply) => {
+      void (async () => {
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host' && k !== 'content-length') headers[k] = v;
+        const res = await fetch(`${service.url}${req.url}`, { method: req.method, headers, body: req.text === '' ? undefined : req.text });
+        const text = await res.text();
+        const out: Record<string, string> = {};
+        res.headers.forEach((v, k) => {
+          if (!['content-type', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+        });
+        const type = res.headers.get('content-type') ?? 'application/json';
+        let body: unknown = text === '' ? undefined : (JSON.parse(text) as unknown);
+        if (Array.isArray(body)) body = body.map(wrong);
+        else if (isObject(body) && Array.isArray(body.items)) body = { ...body, items: body.items.map(wrong) };
+        else body = wrong(body);
+        reply.json(res.status, body, type, out);
+      })();
+    });
+    try {
+      const failed = await failures(proxy.url);
+      expect(failed.length).toBeGreaterThan(0);
+      for (const f of failed)
+        expect(f).toMatch(/^[\w.-]+ \w+: url "http:\/\/elsewhere\.example\/orders", not the object's own address \(its read's path, \/orders\/[^)]+\)/);
+      const shape = failed.filter((f) => f.startsWith('endpoints.answer-shape ')).map((f) => f.split(' ')[1]!.replace(':', ''));
+      expect(new Set(shape)).toEqual(new Set(['createOrder', 'getOrder', 'listOrders', 'patchOrder', 'putOrder', 'deleteOrder']));
+    } finally {
+      proxy.close();
+      await service.close();
+    }
   });
 });

@@ -1,12 +1,8 @@
 // A spec whose resource answers its own address (`generated: address`): an Order with a read, a list and a create.
-import { CONDITIONS } from '../../src/spec/spec-types.js';
-
-const OWN = ['validation', 'malformed_request', 'unsupported_media_type', 'missing_resource', 'route_not_found'];
 const ERRORS = `errors:
   codes:
     invalid: { status: 422, when: [validation, malformed_request, unsupported_media_type] }
     not_found: { status: 404, when: [missing_resource, route_not_found] }
-    other: { status: 500, when: [${CONDITIONS.filter((c) => !OWN.includes(c)).join(', ')}] }
 `;
 
 /** The spec; `field` replaces the address field's declaration, `ops` the operations after the create. */

@@ -128,16 +128,15 @@ function createLocation(
   };
 }
 
-type Params = Readonly<Record<string, string>>;
-
 /**
  * The row with its `generated: address` fields set (docs/format.md, "Self addresses"): the reference a create's
- * Location holds, under the answering route's prefix; undefined for a resource without one, so the presenters do
- * nothing more per row. A copy: the row is the storage's, and the field has no column.
+ * Location holds, under the answering route's prefix; on a `uri` field a whole address, the request's scheme and Host
+ * before it (as paging.next_link's), for a uri is absolute. Undefined for a resource without one, so the presenters
+ * do nothing more per row. A copy: the row is the storage's, and the field has no column.
  */
-export function createAddresser(model: ServiceModel, route: OperationRoute, resource: ResourceModel): ((row: Row, params: Params) => Row) | undefined {
-  const names = resource.fields.filter((f) => f.generated === 'address').map((f) => f.name);
-  if (names.length === 0) return undefined;
+export function createAddresser(model: ServiceModel, route: OperationRoute, resource: ResourceModel): ((row: Row, request: FastifyRequest) => Row) | undefined {
+  const fields = resource.fields.filter((f) => f.generated === 'address');
+  if (fields.length === 0) return undefined;
   const read = getModelIndex(model).readOf.get(resource.name);
   if (!read) return undefined;
   const idName = resource.identifier;
@@ -145,11 +144,12 @@ export function createAddresser(model: ServiceModel, route: OperationRoute, reso
   const locate = createLocation(route, read.path, (p) =>
     read.bindings ? boundColumn(resource, read.bindings.find((b) => b.param === p)?.field) : p === read.pathParams[0] ? idName : undefined,
   );
-  return (row, params) => {
-    const address = locate(row, params);
-    if (address === undefined) return row;
+  return (row, request) => {
+    const path = locate(row, request.params as Readonly<Record<string, string>>);
+    if (path === undefined) return row;
+    const host = request.host;
     const out: Row = { ...row };
-    for (const n of names) out[n] = address;
+    for (const f of fields) out[f.name] = f.type === 'uri' && host ? `${request.protocol}://${host}${path}` : path;
     return out;
   };
 }
@@ -648,7 +648,7 @@ function createUpsert(
       const given = { ...body, [idField.name]: id };
       validate(given);
       const created = await tx.insert(resource.name, newRow(request, given));
-      await events.emit(tx, resource, { action: 'create' }, present(created, request.params as Params));
+      await events.emit(tx, resource, { action: 'create' }, present(created, request));
       return created;
     },
     location: (created, params) => locationOf?.(created, params),
@@ -656,7 +656,7 @@ function createUpsert(
 }
 
 /** An object as answered: its address (if any) under the request's route parameters. */
-type Present = (row: Row, params: Params) => Record<string, unknown>;
+type Present = (row: Row, request: FastifyRequest) => Record<string, unknown>;
 
 function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   const { ctx, compile, events, fast, callbacks } = deps;
@@ -676,9 +676,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
   const nested = getNestedPaths(model, resource);
   const presentStored = fast ? (row: Row) => presentRow(resource, row) : (row: Row) => presentRowPlain(resource, row);
   const addressed = createAddresser(model, route, resource);
-  const present: Present = addressed ? (row, params) => presentStored(addressed(row, params)) : presentStored;
-  const writeRow: (row: Row, params: Params) => string = addressed
-    ? (row, params) => writePresentedRow(resource, addressed(row, params))
+  const present: Present = addressed ? (row, request) => presentStored(addressed(row, request)) : presentStored;
+  const writeRow: (row: Row, request: FastifyRequest) => string = addressed
+    ? (row, request) => writePresentedRow(resource, addressed(row, request))
     : (row) => writePresentedRow(resource, row);
   // etag: true (docs/format.md, "Conditional requests"): the answer's ETag, and If-Match on a one-object change
   // (whether it is required); undefined for every other resource, which reads no header and hashes nothing. The
@@ -732,10 +732,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         const location = locationOf?.(created, request.params as Record<string, string>);
         if (location !== undefined) reply.header('location', location);
         if (etagOf) reply.header('etag', etagOf(created));
-        return sendAnswer(request, reply, status, present(created, request.params as Params));
+        return sendAnswer(request, reply, status, present(created, request));
       };
-      const insert = (tx: StorageTx, row: Row, params: Params) =>
-        tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out, params)), out));
+      const insert = (tx: StorageTx, row: Row, request: FastifyRequest) =>
+        tx.insert(resource.name, row).then(async (out) => (await events.emit(tx, resource, { action: 'create' }, present(out, request)), out));
       // The request is valid by now: a failed CHECK on an integer identifier with a maximum is the counter past it,
       // the service's own limit, not the client's mistake.
       const idMax = idField?.type === 'integer' ? (idField.maximum ?? idField.exclusiveMaximum) : undefined;
@@ -783,7 +783,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
               location = locationOf?.(created, request.params as Record<string, string>);
               etag = etagOf?.(created);
               reply.code(status);
-              text = stored ? writeRow(created, request.params as Params) : (reply.serialize(present(created, request.params as Params)) as string);
+              text = stored ? writeRow(created, request) : (reply.serialize(present(created, request)) as string);
               if (envelope) text = envelope(text, request, status);
               let headers: Record<string, string> = { 'content-type': getAnswerType(reply) };
               if (location !== undefined) headers = { ...headers, location };
@@ -807,11 +807,11 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           return storage
             .transaction(async (tx) => {
               await keyed.open?.(tx);
-              const created = await insert(tx, row, request.params as Params);
+              const created = await insert(tx, row, request);
               const location = locationOf?.(created, request.params as Record<string, string>);
               const etag = etagOf?.(created);
               reply.code(status);
-              let text = reply.serialize(present(created, request.params as Params)) as string;
+              let text = reply.serialize(present(created, request)) as string;
               if (envelope) text = envelope(text, request, status);
               await keyed.keep(
                 tx,
@@ -823,7 +823,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             }, request.deadline)
             .then(
               async ({ text, location, etag, created }) => {
-                await callbacks?.subscribe(request, body, present(created, request.params as Params));
+                await callbacks?.subscribe(request, body, present(created, request));
                 if (location !== undefined) reply.header('location', location);
                 if (etag !== undefined) reply.header('etag', etag);
                 return sendPlainAnswer(request, reply.type(getAnswerType(reply)), status, text);
@@ -848,13 +848,13 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const location = locationOf?.(created, request.params as Record<string, string>);
           if (location !== undefined) reply.header('location', location);
           if (etagOf) reply.header('etag', etagOf(created));
-          return sendAnswer(request, reply.type(getAnswerType(reply)), status, writeRow(created, request.params as Params));
+          return sendAnswer(request, reply.type(getAnswerType(reply)), status, writeRow(created, request));
         }
         return storage
-          .transaction((tx) => insert(tx, row, request.params as Params), request.deadline)
+          .transaction((tx) => insert(tx, row, request), request.deadline)
           .then(
             callbacks
-              ? async (created) => (await callbacks.subscribe(request, body, present(created, request.params as Params)), answer(created, request, reply))
+              ? async (created) => (await callbacks.subscribe(request, body, present(created, request)), answer(created, request, reply))
               : (created) => answer(created, request, reply),
             (err: unknown) => failCreate(err, row),
           );
@@ -886,10 +886,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         ? (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) => {
             const visible = checkVisible(resource, row, request);
             if (notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
-            return sendAnswer(request, reply, status, present(visible, request.params as Params));
+            return sendAnswer(request, reply, status, present(visible, request));
           }
         : (row: Row | undefined, request: FastifyRequest, reply: FastifyReply) =>
-            sendAnswer(request, reply, status, present(checkVisible(resource, row, request), request.params as Params));
+            sendAnswer(request, reply, status, present(checkVisible(resource, row, request), request));
       if (bySearch) {
         // Found by its bound fields (\`bind\`): the one row holding the path's values.
         return (request, reply) => {
@@ -905,7 +905,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (reader?.getStored && isCurrentShape(model, request)) {
           const visible = checkVisible(resource, reader.getStored(resource.name, id), request);
           if (etagOf && notModified(visible, request, reply)) return sendPlainAnswer(request, reply, 304, undefined);
-          const text = writeRow(visible, request.params as Params);
+          const text = writeRow(visible, request);
           return sendAnswer(request, reply.type(getAnswerType(reply)), status, text);
         }
         if (reader) return answer(reader.get(resource.name, id), request, reply);
@@ -982,7 +982,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const previous: Record<string, unknown> = {};
           for (const k of Object.keys(changes))
             if (JSON.stringify(before[k]) !== JSON.stringify(after[k]) && !(unanswered.size > 0 && unanswered.has(k))) previous[k] = before[k];
-          await events.emit(tx, resource, { action: 'update' }, present(after, params), previous);
+          await events.emit(tx, resource, { action: 'update' }, present(after, request), previous);
           return after;
         };
         const keyed = request.keyedChange;
@@ -994,7 +994,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             keyed,
             () => (made ? upsert!.status : status),
             work,
-            (row) => present(row, params),
+            (row) => present(row, request),
             mapStorageError,
             envelope,
             (row) => (made ? upsert!.location(row, params) : undefined),
@@ -1010,10 +1010,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             throw mapStorageError(err);
           });
         if (etagOf) reply.header('etag', etagOf(updated));
-        if (!made) return sendAnswer(request, reply, status, present(updated, params));
+        if (!made) return sendAnswer(request, reply, status, present(updated, request));
         const location = upsert!.location(updated, params);
         if (location !== undefined) reply.header('location', location);
-        return sendAnswer(request, reply, upsert!.status, present(updated, params));
+        return sendAnswer(request, reply, upsert!.status, present(updated, request));
       };
     }
     case 'delete': {
@@ -1022,7 +1022,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           ? new ServiceError('in_use', `other objects still refer to this ${resource.name}`)
           : mapStorageError(err);
       // The deleted object as it was, where the operation answers it (its \`response\`); else no body, whatever the status.
-      const answerOf = op.response !== undefined ? (before: Row, params: Params) => present(before, params) : () => undefined;
+      const answerOf = op.response !== undefined ? (before: Row, request: FastifyRequest) => present(before, request) : () => undefined;
       return async (request, reply) => {
         const params = request.params as Record<string, string>;
         const bound = bySearch?.(params);
@@ -1033,15 +1033,15 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
           const gone = await tx.delete(resource.name, id);
           if (!gone) throw missingObject(resource);
-          await events.emit(tx, resource, { action: 'delete' }, present(before, params));
+          await events.emit(tx, resource, { action: 'delete' }, present(before, request));
           return before;
         };
         const keyed = request.keyedChange;
-        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, (before) => answerOf(before, params), mapDeleteError);
+        if (keyed) return changeKeyed(storage, request, reply, keyed, status, work, (before) => answerOf(before, request), mapDeleteError);
         const before = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapDeleteError(err);
         });
-        return sendAnswer(request, reply, status, answerOf(before, params));
+        return sendAnswer(request, reply, status, answerOf(before, request));
       };
     }
     case 'transition': {
@@ -1087,17 +1087,17 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           // Compare-and-set on the state: of two concurrent transitions from one state, one wins.
           const out = await tx.update(resource.name, id, changes, { column: stateField, value: from });
           if (!out) throw new ServiceError('illegal_transition', `the ${resource.name} changed state while ${t.name} was running`);
-          await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out, params), { [stateField]: from });
+          await events.emit(tx, resource, { action: 'transition', transition: t.name }, present(out, request), { [stateField]: from });
           return out;
         };
         const keyed = request.keyedChange;
         if (keyed)
-          return changeKeyed(storage, request, reply, keyed, status, work, (row) => present(row, params), mapStorageError, envelope, undefined, etagOf);
+          return changeKeyed(storage, request, reply, keyed, status, work, (row) => present(row, request), mapStorageError, envelope, undefined, etagOf);
         const after = await storage.transaction(work, request.deadline).catch((err: unknown) => {
           throw mapStorageError(err);
         });
         if (etagOf) reply.header('etag', etagOf(after));
-        return sendAnswer(request, reply, status, present(after, params));
+        return sendAnswer(request, reply, status, present(after, request));
       };
     }
     default:
@@ -1233,7 +1233,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const count = Math.min(page.rows.length, page.limit);
     const items = new Array<Record<string, unknown>>(count);
     if (addressed === undefined) for (let i = 0; i < count; i++) items[i] = present(resource, page.rows[i]!);
-    else for (let i = 0; i < count; i++) items[i] = present(resource, addressed(page.rows[i]!, request.params as Params));
+    else for (let i = 0; i < count; i++) items[i] = present(resource, addressed(page.rows[i]!, request));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
@@ -1260,7 +1260,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const count = Math.min(page.rows.length, page.limit);
     let text = itemsKey;
     for (let i = 0; i < count; i++)
-      text += (i === 0 ? '' : ',') + writePresentedRow(resource, addressed === undefined ? page.rows[i]! : addressed(page.rows[i]!, request.params as Params));
+      text += (i === 0 ? '' : ',') + writePresentedRow(resource, addressed === undefined ? page.rows[i]! : addressed(page.rows[i]!, request));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     text += ']';
