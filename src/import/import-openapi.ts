@@ -650,19 +650,29 @@ function unwrittenRequired(ctx: Ctx, resources: Record<string, ResourceSpec>, en
 /** Fields unwrittenRequired read as read-only (`Resource.field`): the document did not say so, so no self address is read from them. */
 const madeReadOnly = new WeakMap<Ctx, Set<string>>();
 
-/** The names a resource's own address goes by (GitHub's `url`, `self`, HAL's and Collection+JSON's `href`). */
-const SELF_ADDRESS_NAMES: ReadonlySet<string> = new Set(['self', 'url', 'href']);
 /** A description calling the field the object's own address: "self link", "this resource's URL", "URL of this order". */
 const SELF_ADDRESS_WORDS =
   /\bself[- ]?(link|url|address|href)\b|\bits self\b|\b(url|uri|address) of this (resource|object)\b|\bthis (resource|object)'s (url|uri|address)\b/i;
 
 /**
- * Whether a read-only field is the object's own address, as its document says: a string or uri named `self`, `url` or
- * `href`, or one whose description says so. Only that: a `url` that is not read-only (Giphy's page of a GIF) is not.
+ * Whether a read-only field is the object's own address, as its document says: one whose description says so, a
+ * string or uri named `self` or `href`, or one named `url` whose example's path is the read's (GitHub's
+ * `https://api.github.com/repos/octocat/Hello-World` for `/repos/{owner}/{repo}`). A `url` saying nothing more may be
+ * a download or a page (a file's, an image's): it stays as it was. Nor is a `url` that is not read-only (Giphy's page).
  */
-function isSelfAddressField(name: string, f: FieldSpec): boolean {
+function isSelfAddressField(name: string, f: FieldSpec, readPath: string): boolean {
   if (f.readOnly !== true || (f.type !== 'uri' && f.type !== 'string')) return false;
-  return SELF_ADDRESS_NAMES.has(name) || (f.description !== undefined && SELF_ADDRESS_WORDS.test(f.description));
+  if (f.description !== undefined && SELF_ADDRESS_WORDS.test(f.description)) return true;
+  if (name === 'self' || name === 'href') return true;
+  if (name !== 'url' || typeof f.example !== 'string') return false;
+  let path: string;
+  try {
+    path = new URL(f.example, 'http://host.invalid').pathname;
+  } catch {
+    return false;
+  }
+  const template = readPath.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\\{[^}]*\\\}|\{[^}]*\}/g, '[^/]+');
+  return new RegExp(`${template}$`).test(path);
 }
 
 /**
@@ -689,8 +699,7 @@ function optionalWithoutSource(ctx: Ctx, resources: Record<string, ResourceSpec>
       // where the resource has a read to address: the format states that value (`generated: address`).
       if (
         !madeReadOnly.get(ctx)?.has(`${name}.${fname}`) &&
-        isSelfAddressField(fname, f) &&
-        operations.some((o) => o.action === 'read' && o.resource === name)
+        operations.some((o) => o.action === 'read' && o.resource === name && isSelfAddressField(fname, f, o.path))
       ) {
         (f as { generated?: 'address' }).generated = 'address';
         fields[fname] = orderField(f);

@@ -200,6 +200,18 @@ describe('generated: address: import', () => {
     other.components.schemas.Order.properties.link = { type: 'string', readOnly: true, description: 'a link to the shop' };
     (other.components.schemas.Order as unknown as { required: string[] }).required.push('link');
     expect((await importOpenApiDocument(other)).document!.resources!.Order!.fields!.link).toMatchObject({ source: 'service' });
+    // A `url` saying nothing more may be a download or a page: an example elsewhere keeps it a gap; one whose path is
+    // the read's (GitHub's API url) is the address.
+    const download = structuredClone(doc);
+    delete download.components.schemas.Order.properties.url!.description;
+    download.components.schemas.Order.properties.url!.example = 'https://cdn.example.com/receipts/ord_1.pdf';
+    expect((await importOpenApiDocument(download)).document!.resources!.Order!.fields!.url).toMatchObject({ readOnly: true, source: 'service' });
+    const bare = structuredClone(download);
+    delete bare.components.schemas.Order.properties.url!.example;
+    expect((await importOpenApiDocument(bare)).document!.resources!.Order!.fields!.url).toMatchObject({ readOnly: true, source: 'service' });
+    const api = structuredClone(download);
+    api.components.schemas.Order.properties.url!.example = 'https://api.example.com/orders/ord_1';
+    expect((await importOpenApiDocument(api)).document!.resources!.Order!.fields!.url).toMatchObject({ generated: 'address' });
     const noRead = structuredClone(doc);
     delete noRead.paths['/orders/{id}'];
     const r = await importOpenApiDocument(noRead);
