@@ -718,6 +718,19 @@ export function getValueProblem(
 /** The actions that address one object by its identifier (a path parameter). */
 const ADDRESSING_ACTIONS: ReadonlySet<string> = new Set(['read', 'update', 'replace', 'delete', 'transition']);
 
+/**
+ * Why a field with no stored value (`generated: address`: made from the object's key in each answer) is used as if it
+ * had one, or undefined: the service cannot look it up, order by it, keep it unique or bind a path to it.
+ */
+function getUnstoredUse(r: ResourceModel, f: FieldModel, ops: readonly OperationModel[]): string | undefined {
+  const role = f.name === r.identifier ? 'the identifier' : f.name === r.owner ? 'the owner field' : undefined;
+  if (role !== undefined) return `is never stored, so it cannot be ${role}`;
+  if (f.unique || (r.uniqueKeys ?? []).some((k) => k.includes(f.name))) return 'is never stored, so it cannot be unique (`unique`, `unique_keys`)';
+  const use = ops.find((o) => o.filter.includes(f.name) || o.sort.includes(f.name) || (o.bindings ?? []).some((b) => b.field.split('.')[0] === f.name));
+  if (use !== undefined) return `is never stored, so operation \`${use.id}\` cannot filter, sort or bind a path by it`;
+  return undefined;
+}
+
 const resourceRules: Rule = (ctx) => {
   const { model, report } = ctx;
   const ops = model.endpoints?.operations ?? [];
@@ -803,7 +816,7 @@ const resourceRules: Rule = (ctx) => {
               ? 'needs a read-only field (the service sets it; no request sends it)'
               : !(opsByResource.get(r.name) ?? []).some((o) => o.action === 'read')
                 ? `needs a \`read\` operation of ${r.name} (the address is its path)`
-                : undefined;
+                : getUnstoredUse(r, f, opsByResource.get(r.name) ?? []);
         if (detail !== undefined) report('generated-address-invalid', { where: `${r.name}.${f.name}`, detail }, joinPointer(f.pointer, 'generated'));
       } else if (f.generated !== undefined && f.type !== 'date' && f.type !== 'datetime') {
         report('generated-type-mismatch', { where: `${r.name}.${f.name}`, option: 'generated', type: f.type }, joinPointer(f.pointer, 'generated'));

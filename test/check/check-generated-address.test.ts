@@ -29,6 +29,18 @@ describe('generated: address', () => {
     ]);
   });
 
+  it('used as a stored value (unique, a filter, a sort, a path binding) is generated-address-invalid: serve had no column for it, and a sort answered 500', () => {
+    const at = 'error generated-address-invalid /resources/Order/fields/url/generated';
+    expect(codes(ADDRESS_SPEC('{ type: uri, readOnly: true, generated: address, unique: true }'))).toEqual([at]);
+    const read = `    getOrder: { method: GET, path: '/orders/{id}', action: read, resource: Order }`;
+    for (const list of ['filter: [url]', 'sort: [url]']) {
+      const r = compileSpecText(ADDRESS_SPEC(undefined, `${read}\n    listOrders: { method: GET, path: /orders, action: list, resource: Order, ${list} }`));
+      expect(r.diagnostics.filter((d) => d.severity === 'error').map((d) => [d.code, d.message])).toEqual([
+        ['generated-address-invalid', 'Order.url: `generated: address` is never stored, so operation `listOrders` cannot filter, sort or bind a path by it'],
+      ]);
+    }
+  });
+
   it("on a nested member, a parameter or a shape's field is generated-address-invalid", () => {
     const nested = ADDRESS_SPEC('{ type: object, readOnly: true, optional: true, fields: { self: { type: uri, generated: address } } }');
     expect(codes(nested)).toEqual(['error generated-address-invalid /resources/Order/fields/url/fields/self/generated']);
