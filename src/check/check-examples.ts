@@ -9,7 +9,7 @@ import { isMergePatch } from '../model/model-defaults.js';
 import { getResource, getStateMachine } from '../model/model-lookup.js';
 import type { JsonSchema } from '../model/model-schemas.js';
 import { getFieldSchema, getMergePatchSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
-import type { FieldModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { FieldModel, NamedExampleModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 
 type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
@@ -19,53 +19,33 @@ export function checkExamples(model: ServiceModel, report: Report): void {
   // Ajv is loaded only for a spec that shows examples.
   if (ops.length === 0) return;
   const ajv = createModelAjv({ allErrors: false });
-  const mismatch = (schema: JsonSchema, value: unknown): string | undefined => {
+  /** Each example of a list against one schema, compiled once; said at `at/<name>/value`. */
+  const hold = (schema: JsonSchema | undefined, list: readonly NamedExampleModel[], operation: string, which: string, at: string): void => {
+    if (schema === undefined || list.length === 0) return;
     let v: ValidateFunction;
     try {
       v = ajv.compile(typedDiscriminators(schema) as JsonSchema);
     } catch {
-      return undefined; // a schema check refuses elsewhere
+      return; // a schema check refuses elsewhere
     }
-    if (v(value)) return undefined;
-    const e = v.errors?.[0];
-    const extra = e?.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : '';
-    return e ? `${e.instancePath || 'the value'} ${e.message ?? 'does not match'}${extra}` : 'does not match';
+    for (const e of list) {
+      if (v(e.value)) continue;
+      const err = v.errors?.[0];
+      const extra = err?.params && 'additionalProperty' in err.params ? ` (${String(err.params.additionalProperty)})` : '';
+      const detail = err ? `${err.instancePath || 'the value'} ${err.message ?? 'does not match'}${extra}` : 'does not match';
+      report('example-invalid', { operation, which, name: e.name, detail }, joinPointer(joinPointer(at, e.name), 'value'));
+    }
   };
   for (const o of ops) {
     const ex = o.examples!;
     const at = joinPointer(o.pointer, 'examples');
     const resource = getResource(model, o.resource);
-    const sides = [
-      { which: 'request' as const, list: ex.request, schema: () => requestSchemaOf(model, o, resource) },
-      { which: 'response' as const, list: ex.response, schema: () => responseSchemaOf(model, o, resource) },
-    ];
-    for (const side of sides) {
-      if (side.list.length === 0) continue;
-      const schema = side.schema();
-      if (schema === undefined) continue;
-      for (const e of side.list) {
-        const detail = mismatch(schema, e.value);
-        if (detail !== undefined)
-          report(
-            'example-invalid',
-            { operation: o.id, which: side.which, name: e.name, detail },
-            joinPointer(joinPointer(joinPointer(at, side.which), e.name), 'value'),
-          );
-      }
-    }
+    if (ex.request.length > 0) hold(requestSchemaOf(model, o, resource), ex.request, o.id, 'request', joinPointer(at, 'request'));
+    if (ex.response.length > 0) hold(responseSchemaOf(model, o, resource), ex.response, o.id, 'response', joinPointer(at, 'response'));
     for (const p of ex.parameters) {
       const field = parameterField(model, o, resource, p.name);
-      if (field === undefined) continue;
-      const schema = getFieldSchema(model, field, resource);
-      for (const e of p.examples) {
-        const detail = mismatch(schema, e.value);
-        if (detail !== undefined)
-          report(
-            'example-invalid',
-            { operation: o.id, which: `parameter ${p.name}`, name: e.name, detail },
-            joinPointer(joinPointer(joinPointer(joinPointer(at, 'parameters'), p.name), e.name), 'value'),
-          );
-      }
+      if (field !== undefined)
+        hold(getFieldSchema(model, field, resource), p.examples, o.id, `parameter ${p.name}`, joinPointer(joinPointer(at, 'parameters'), p.name));
     }
   }
 }
