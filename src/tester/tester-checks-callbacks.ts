@@ -82,7 +82,7 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
           actual: `no delivery about ${String(id)} (${receiver.deliveries.length} others)`,
           curl: steps,
         });
-      const why = verifyStandardWebhook(secret, d.headers, d.body);
+      const why = verifyStandardWebhook(secret, d.headers, d.body, ctx.client.clock.now());
       if (why !== undefined)
         return scope.fail({
           operation: target,

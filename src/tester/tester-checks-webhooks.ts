@@ -26,7 +26,7 @@ const TIMESTAMP_TOLERANCE_S = 300;
  * the HMAC of `id.timestamp.body` under the secret, and a timestamp in whole seconds within the tolerance of `nowMs`
  * (a timestamp in milliseconds or as a date is refused by every verifying receiver, whatever it signs).
  */
-export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowMs = Date.now()): string | undefined {
+export function verifyStandardWebhook(secret: string, headers: IncomingHttpHeaders, body: string, nowMs: number): string | undefined {
   const id = headers['webhook-id'];
   const ts = headers['webhook-timestamp'];
   const sigs = headers['webhook-signature'];
@@ -334,7 +334,7 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
             `no delivery (${deliveries.length} others); ${describe(made.res).slice(0, 80)}`,
           ),
         );
-      const why = verifyStandardWebhook(secret, first.headers, first.body);
+      const why = verifyStandardWebhook(secret, first.headers, first.body, ctx.client.clock.now());
       if (why !== undefined)
         return scope.fail(
           ctx.failure(
@@ -350,18 +350,18 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
       if (first.status >= 300) {
         const retried = `a retry of the delivery the receiver answered ${first.status}, with its webhook-id (${String(first.headers['webhook-id'])}), after the ${ctx.model.events!.webhook!.retries![0]!.text} the spec declares`;
         if (!d) {
-          const ids = deliveries.filter((x) => about(x) && x !== first).map((x) => String(x.headers['webhook-id']));
+          const attempts = deliveries.filter((x) => about(x) && x !== first).map((x) => String(x.headers['webhook-id']));
           return scope.fail(
             ctx.failure(
               kind.name,
               retried,
               '/events/delivery/webhook/retries',
               made.req,
-              ids.length > 0 ? `attempts with webhook-id ${ids.join(', ')}` : 'no retry',
+              attempts.length > 0 ? `attempts with webhook-id ${attempts.join(', ')}` : 'no retry',
             ),
           );
         }
-        const again = verifyStandardWebhook(secret, d.headers, d.body);
+        const again = verifyStandardWebhook(secret, d.headers, d.body, ctx.client.clock.now());
         if (again !== undefined)
           return scope.fail(ctx.failure(kind.name, `${again} (the retry)`, '/events/delivery/webhook/signing', made.req, d.body.slice(0, 200)));
       }
