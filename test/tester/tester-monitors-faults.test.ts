@@ -158,13 +158,22 @@ describe('faults a default run let through, caught by the check that names them'
   }
 });
 
-describe('the sweep: every fault the server plants, in a default run (seed 1)', () => {
+// The faults FIXED names are each run above, narrowed to their checks; the rest run here under a whole default run,
+// four at a time (a run mostly waits on deliveries and retries). bench/tester-monitors-sweep.ts runs every fault.
+describe('the sweep: every other fault the server plants, in a default run (seed 1)', () => {
   it('each is caught', async () => {
     const { FAULTS } = await loadMonitors();
     expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(30);
+    const named = new Set(FIXED.map((f) => f.fault));
+    const rest = Object.keys(FAULTS).filter((f) => !named.has(f));
     const caught: Record<string, string[]> = {};
-    for (const fault of Object.keys(FAULTS)) caught[fault] = failedChecks(await runMonitors([fault], { seed: 1 }));
-    const escaped = Object.keys(caught).filter((f) => caught[f]!.length === 0);
+    const queue = [...rest];
+    const worker = async () => {
+      for (let fault = queue.shift(); fault !== undefined; fault = queue.shift()) caught[fault] = failedChecks(await runMonitors([fault], { seed: 1 }));
+    };
+    await Promise.all([worker(), worker(), worker(), worker()]);
+    expect(Object.keys(caught).sort()).toEqual([...rest].sort());
+    const escaped = rest.filter((f) => caught[f]!.length === 0);
     expect(escaped).toEqual([]);
-  }, 400_000);
+  }, 240_000);
 });
