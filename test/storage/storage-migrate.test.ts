@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
-import { prepareServe } from '../../src/runtime/storage/storage-migrate.js';
+import { createServePrepare } from '../../src/runtime/storage/storage-migrate.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
@@ -432,7 +432,9 @@ ${removed}`;
       expect(r.stderr).toBe(
         'servicespec migrate: migrate-newer-database: the database was migrated by a newer servicespec (storage format 99; this one knows 1): upgrade servicespec to migrate it\n',
       );
-      const served = await withStorage(db, (s) => s.migrate(getStoragePlan(compileSpecText(V1).model!), { prepare: prepareServe }));
+      const served = await withStorage(db, (s) =>
+        s.migrate(getStoragePlan(compileSpecText(V1).model!), { prepare: createServePrepare(getStoragePlan(compileSpecText(V1).model!)) }),
+      );
       expect(served).toEqual({
         ok: false,
         refusals: [
@@ -455,12 +457,12 @@ ${removed}`;
       try {
         const [applied, started] = await Promise.all([
           runCli(['migrate', specFile(v2), '--db', db.url, '--apply']),
-          starting.migrate(getStoragePlan(model), { prepare: prepareServe }),
+          starting.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) }),
         ]);
         expect(applied.code).toBe(0);
         // Before the migration it is refused (the change is not additive); after it, there is nothing left to do.
         if (!started.ok) expect(started.refusals.map((r) => r.reason)).toEqual(['new field Task.priority is required; existing rows have no value for it']);
-        expect((await starting.migrate(getStoragePlan(model), { prepare: prepareServe })).ok).toBe(true);
+        expect((await starting.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) })).ok).toBe(true);
       } finally {
         await starting.close();
       }
@@ -481,6 +483,72 @@ ${removed}`;
       expect(j.changes.length).toBeGreaterThan(0);
       expect(j.data.losesData).toBe(true);
       expect(await readAll(db, V1)).toHaveLength(3);
+    });
+
+    describe("a changed shape no SQL check states: an object's members, an array's items, a pattern", () => {
+      const shaped = (meta: string, item: string, code: string) =>
+        spec({
+          meta: `{ type: object, optional: true, fields: { color: { type: string }${meta} } }`,
+          tags: `{ type: array, optional: true, items: { type: ${item} } }`,
+          code: `{ type: string, optional: true${code} }`,
+        });
+      const v1 = shaped('', 'string', '');
+      const rows = [{ id: 'a', meta: { color: 'red' }, tags: ['x'], code: 'AB-1' }, { id: 'b', tags: ['y', 'z'], code: 'zz' }, { id: 'c' }];
+      const v2 = shaped(', size: { type: integer }', 'integer', ', pattern: "^[A-Z]{2}-[0-9]$"');
+
+      it('migrate names the rows the new shape refuses (migrate-rows-invalid), and serve refuses to start on them', async () => {
+        const db = await seedOn(engine.make, v1, rows);
+        const file = specFile(v2);
+        const r = await runCli(['migrate', file, '--db', db.url]);
+        expect(r.stdout).toContain(
+          "refused: migrate-rows-invalid: field Task.meta: 1 row would not be valid for the new spec (a value the new shape refuses: must have required property 'size'): a",
+        );
+        expect(r.stdout).toContain(
+          'refused: migrate-rows-invalid: field Task.tags: 2 rows would not be valid for the new spec (a value the new shape refuses: at /0 must be integer): a, b',
+        );
+        expect(r.stdout).toContain(
+          'refused: migrate-rows-invalid: field Task.code: 1 row would not be valid for the new spec (a value the new shape refuses: must match pattern "^[A-Z]{2}-[0-9]$"): b',
+        );
+        const applied = await runCli(['migrate', file, '--db', db.url, '--apply', '--allow-data-loss']);
+        expect(applied.code).toBe(1);
+        const serve = await runCli(['serve', file, '--db', db.url, '--allow-gaps', '--port', '0']);
+        expect(serve.code).toBe(1);
+        expect(serve.stderr).toContain(
+          "  - storage: field Task.meta: 1 row would not be valid for the new spec (a value the new shape refuses: must have required property 'size'): a; serve runs only additive steps at start: plan this change with servicespec migrate\n",
+        );
+        expect(serve.stderr).toContain('  - storage: field Task.tags: 2 rows would not be valid');
+        // Nothing changed: the old spec still starts on it, every value as it was.
+        expect((await readAll(db, v1)).map((x) => x.meta)).toEqual([{ color: 'red' }, null, null]);
+      });
+
+      it('a shape every stored value meets is taken by migrate and serve alike, and recorded', async () => {
+        const db = await seedOn(engine.make, v1, rows);
+        const wider = shaped(', size: { type: integer, optional: true }', 'string, maxLength: 5', ', pattern: "^[A-Za-z-0-9]+$"');
+        const r = await runCli(['migrate', specFile(wider), '--db', db.url, '--format', 'json']);
+        expect((JSON.parse(r.stdout) as { refusals: unknown[] }).refusals).toEqual([]);
+        const model = compileSpecText(wider).model!;
+        const started = await withStorage(db, (s) => s.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) }));
+        expect(started.ok).toBe(true);
+      });
+
+      it('rows the recorded shape refused too are not held against the change; a database recorded without shapes takes the new one', async () => {
+        // Written past the old shape (storage takes what it is given), so the recorded shape refuses it as well.
+        const db = await seedOn(engine.make, v1, [{ id: 'a', meta: { color: 1 } }]);
+        const model = compileSpecText(v2).model!;
+        const started = await withStorage(db, (s) => s.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) }));
+        expect(started.ok).toBe(true);
+        // A database a servicespec before shapes migrated records none: nothing to compare with.
+        const bare = (plan: ReturnType<typeof getStoragePlan>) => ({
+          tables: plan.tables.map((t) => ({ ...t, columns: t.columns.map(({ shape: _, ...c }) => c) })),
+        });
+        const old = engine.make();
+        await withStorage(old, async (s) => {
+          expect((await s.migrate(bare(getStoragePlan(compileSpecText(v1).model!)))).ok).toBe(true);
+          await s.transaction(async (tx) => void (await tx.insert('Task', rows[0]!)));
+        });
+        const legacy = await withStorage(old, (s) => s.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) }));
+        expect(legacy.ok).toBe(true);
+      });
     });
 
     it('serve refuses a non-additive change naming the exact migrate command', async () => {

@@ -42,7 +42,7 @@ import { registerServiceRoutes } from './runtime-service-routes.js';
 import { getEventStartProblems, type WebhookOptions } from '../events/events-options.js';
 import { setUpEvents } from '../events/events-service.js';
 import { getStoragePlan } from '../storage/storage-plan.js';
-import { prepareServe } from '../storage/storage-migrate.js';
+import { createServePrepare } from '../storage/storage-migrate.js';
 
 /** Ends each storage refusal at start; `servicespec serve` names the exact command after the list. */
 export const MIGRATE_HINT = 'serve runs only additive steps at start: plan this change with servicespec migrate';
@@ -188,7 +188,8 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   problems.push(...getEventStartProblems(getRoutes(model), options.webhooks, options.authenticator !== undefined, model)); // events (issue 5)
   if (problems.length > 0) throw new ServiceStartError(problems);
   // migrate (issue 28): only additive steps run at start; the rest is `servicespec migrate`'s (it moves, fills or drops data).
-  const migration = await options.storage.migrate(getStoragePlan(model), { prepare: prepareServe });
+  const plan = getStoragePlan(model);
+  const migration = await options.storage.migrate(plan, { prepare: createServePrepare(plan) });
   if (!migration.ok)
     throw new ServiceStartError(
       migration.refusals.map((r) => (r.table === '*' && r.column === undefined ? `storage: ${r.reason}` : `storage: ${r.reason}; ${MIGRATE_HINT}`)),

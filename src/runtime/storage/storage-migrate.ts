@@ -5,6 +5,7 @@
 // engines share; the session supplies each engine's column definition and value encoding.
 
 import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../../diagnostics/diagnostics-catalogue.js';
+import { createModelAjv, typedDiscriminators } from '../../model/model-ajv.js';
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { absentColumn, diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
@@ -184,11 +185,72 @@ export async function checkStorageFormat(session: MigrationSession): Promise<Mig
   return { code: 'migrate-newer-database', message: createDiagnostic('migrate-newer-database', { stored, known: STORAGE_FORMAT }).message };
 }
 
-/** `serve`'s prepare: nothing but the refusal of a database a newer servicespec migrated. */
-export async function prepareServe(session: MigrationSession, stored: StoragePlan): Promise<PreparedMigration> {
-  const newer = await checkStorageFormat(session);
-  if (newer) return { ok: false, refusals: [{ table: '*', reason: newer.message }] };
-  return { ok: true, stored };
+/**
+ * `serve`'s prepare for `wanted`: the refusal of a database a newer servicespec migrated, and of rows a changed shape
+ * refuses (checkShape); nothing else (storage-plan.ts' diff decides what serve runs).
+ */
+export function createServePrepare(wanted: StoragePlan) {
+  return async (session: MigrationSession, stored: StoragePlan): Promise<PreparedMigration> => {
+    const newer = await checkStorageFormat(session);
+    if (newer) return { ok: false, refusals: [{ table: '*', reason: newer.message }] };
+    const refusals: { table: string; column: string; reason: string }[] = [];
+    const storedByName = new Map(stored.tables.map((t) => [t.name, t]));
+    for (const t of wanted.tables) {
+      const old = storedByName.get(t.name);
+      if (!old || old.primaryKey !== t.primaryKey) continue;
+      for (const nc of t.columns) {
+        const c = old.columns.find((x) => x.name === nc.name);
+        if (!c || c.type !== nc.type) continue;
+        const bad = stored.shapes === true ? await checkShape(session, old, c, nc) : undefined;
+        if (bad) refusals.push({ table: t.name, column: nc.name, reason: bad.message });
+      }
+    }
+    return refusals.length > 0 ? { ok: false, refusals } : { ok: true, stored };
+  };
+}
+
+/**
+ * The rows a changed shape (ColumnPlan.shape: what no SQL check says) refuses that the recorded one took, read in
+ * pages by key and validated with the runtime's Ajv options; a column recorded without one had none to meet. (A plan
+ * recorded before shapes, `StoragePlan.shapes` absent, has nothing to compare with: the callers take its values, and
+ * the new shapes are recorded.) Rows the recorded shape refused too are not the change's doing, and are not held
+ * against it.
+ */
+async function checkShape(session: MigrationSession, t: TablePlan, c: ColumnPlan, nc: ColumnPlan): Promise<{ message: string; ids: unknown[] } | undefined> {
+  if (c.primaryKey || nc.shape === undefined || same(c.shape, nc.shape)) return undefined;
+  const ajv = createModelAjv({ allErrors: false });
+  const before = ajv.compile(typedDiscriminators(c.shape ?? {}) as object);
+  const after = ajv.compile(typedDiscriminators(nc.shape) as object);
+  const p = params(session);
+  const key = q(t.primaryKey);
+  const select = `SELECT ${key} AS k, ${q(c.name)} AS v FROM ${q(t.name)} WHERE ${q(c.name)} IS NOT NULL`;
+  const found: unknown[] = [];
+  let bad = 0;
+  let why = '';
+  for (let last: unknown = undefined, more = true; more;) {
+    const rows = await session.query(
+      `${select}${last === undefined ? '' : ` AND ${key} > ${p()}`} ORDER BY ${key} LIMIT 500`,
+      last === undefined ? [] : [last],
+    );
+    more = rows.length === 500;
+    for (const row of rows) {
+      last = row.k;
+      let v = row.v;
+      if (c.type === 'json' && typeof v === 'string') v = JSON.parse(v);
+      if (!before(v) || after(v)) continue;
+      bad++;
+      if (found.length < NAMED_IDS) found.push(row.k);
+      if (why === '') {
+        const e = after.errors?.[0];
+        why = `a value the new shape refuses: ${e ? `${e.instancePath === '' ? '' : `at ${e.instancePath} `}${e.message ?? ''}` : 'invalid'}`;
+      }
+    }
+  }
+  if (bad === 0) return undefined;
+  return {
+    message: createDiagnostic('migrate-rows-invalid', { table: t.name, column: c.name, rows: rowsText(bad), why, ids: namedIds(found, bad) }).message,
+    ids: found,
+  };
 }
 
 /**
@@ -405,6 +467,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
               );
             }
           }
+        }
+        // A changed shape (an object's members, an array's items, a pattern): rows it refuses are named, never changed.
+        if (storedPlan.shapes === true && !converted.has(c.name) && c.type === nc.type) {
+          const bad = await checkShape(session, old, c, nc);
+          if (bad) refusals.push({ code: 'migrate-rows-invalid', message: bad.message, table: t.name, column: nc.name, ids: bad.ids });
         }
         // A state field's column has no check (the machine owns its values): rows in a state the machine no longer
         // has are found by reading them, whatever the stored plan says.

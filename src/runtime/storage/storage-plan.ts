@@ -1,7 +1,7 @@
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
 import { getFieldAt, getNestedColumn, getNestedPaths, getPathColumn } from '../../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
-import { isServiceSetField } from '../../model/model-schemas.js';
+import { getFieldSchema, isServiceSetField } from '../../model/model-schemas.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
 
 function columnType(model: ServiceModel, f: FieldModel): ColumnType {
@@ -55,6 +55,8 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     autoIncrement: isId && f.type === 'integer',
     check,
   };
+  const shape = getShape(model, r, f);
+  if (shape !== undefined) col.shape = shape;
   if (f.type === 'datetime') {
     col.instant = true;
     if (f.readOnly && (f.generated !== undefined || getStateMachine(model, r.name)?.transitions.some((t) => t.stamp === f.name))) col.canonical = true;
@@ -64,6 +66,14 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     if (target?.identifier !== undefined) col.references = { table: target.name, column: target.identifier };
   }
   return col;
+}
+
+/** What a field's stored value must be that no SQL check says (ColumnPlan.shape), or undefined. */
+function getShape(model: ServiceModel, r: ResourceModel, f: FieldModel): unknown {
+  if (f.type === 'json' || f.type === 'ref' || f.type === 'enum' || f.type === 'state' || f.type === 'boolean') return undefined;
+  const s = getFieldSchema(model, f, r, {}, 'response');
+  const structured = f.type === 'array' || f.type === 'object' || f.type === 'map' || f.type === 'union';
+  return structured || s.pattern !== undefined || s.format !== undefined || s.multipleOf !== undefined ? s : undefined;
 }
 
 /** The column telling an optional, nullable field's absence from its null (ColumnPlan.absentOf). */
@@ -88,7 +98,7 @@ export function withKeptColumns(stored: StoragePlan, wanted: StoragePlan): Stora
     changed = true;
     return { ...t, columns: [...t.columns, ...kept] };
   });
-  return changed ? { tables } : wanted;
+  return changed ? { ...wanted, tables } : wanted;
 }
 
 /**
@@ -136,7 +146,7 @@ export function getStoragePlan(model: ServiceModel): StoragePlan {
     if (keys.length > 0) table.uniqueKeys = keys.map((k) => k.map((p) => getPathColumn(r, p)));
     tables.push(table);
   }
-  return { tables };
+  return { tables, shapes: true };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

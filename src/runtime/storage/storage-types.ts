@@ -33,6 +33,12 @@ export interface ColumnPlan {
   nested?: string;
   /** A foreign key: the table and column referred to. */
   references?: { table: string; column: string };
+  /**
+   * The value's JSON Schema (as answers hold it), where it says what `check` cannot: a JSON column's structure (an
+   * object's members, an array's items, a map's values, a union's variants), a text's pattern or format, a number's
+   * multipleOf. A change to it is checked against the stored rows in JavaScript (storage-migrate.ts' checkShapes).
+   */
+  shape?: unknown;
   /** Checks expressible in SQL on every engine. */
   check: {
     values?: readonly (string | number)[];
@@ -70,6 +76,8 @@ export interface ReadOptions {
 
 export interface StoragePlan {
   tables: readonly TablePlan[];
+  /** Each column records its `shape` (a column without one has none to meet); absent in plans made before shapes. */
+  shapes?: true;
 }
 
 export interface MigrationStep {
