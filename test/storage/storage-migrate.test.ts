@@ -551,6 +551,38 @@ ${removed}`;
       });
     });
 
+    it('a key unique together added: rows sharing its values are named (migrate-rows-invalid); without them serve and migrate add it, and dropping it is taken', async () => {
+      const v1 = spec({ project: '{ type: string }', name: '{ type: string }' });
+      const v2 = `${v1}    unique_keys: [[project, name]]\n`;
+      const clash = await seedOn(engine.make, v1, [
+        { id: 'a', project: 'p1', name: 'x' },
+        { id: 'b', project: 'p1', name: 'x' },
+        { id: 'c', project: 'p2', name: 'x' },
+      ]);
+      const r = await runCli(['migrate', specFile(v2), '--db', clash.url]);
+      expect(r.stdout).toContain(
+        'refused: migrate-rows-invalid: field Task.project, name: 2 rows would not be valid for the new spec (values another row also holds, and project, name are now unique together): a, b',
+      );
+      const serve = await runCli(['serve', specFile(v2), '--db', clash.url, '--allow-gaps', '--port', '0']);
+      expect(serve.code).toBe(1);
+      expect(serve.stderr).toContain('  - storage: existing rows do not satisfy the changed constraints of Task');
+      const db = await seedOn(engine.make, v1, [
+        { id: 'a', project: 'p1', name: 'x' },
+        { id: 'c', project: 'p2', name: 'x' },
+      ]);
+      const plan = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(plan.stdout).toContain("[keeps] rebuild table Task with the new spec's constraints: 2 rows copied unaltered");
+      expect(plan.stdout).not.toContain('refused');
+      const model = compileSpecText(v2).model!;
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(model), { prepare: createServePrepare(getStoragePlan(model)) })).ok).toBe(true);
+        await expect(s.transaction(async (tx) => void (await tx.insert('Task', { id: 'd', project: 'p1', name: 'x' })))).rejects.toMatchObject({
+          kind: 'unique_conflict',
+        });
+      });
+      expect((await readAll(db, v1)).map((x) => x.id)).toEqual(['a', 'c']);
+    });
+
     it('serve refuses a non-additive change naming the exact migrate command', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const file = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));

@@ -540,6 +540,23 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           }
         }
       }
+      // Keys unique together that are new: rows holding a set of values another row holds are named (a NULL in the
+      // key makes a row distinct, in SQLite and PostgreSQL alike).
+      for (const key of t.uniqueKeys ?? []) {
+        if ((old.uniqueKeys ?? []).some((k) => same(k, key)) || !key.every(has)) continue;
+        const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${q(t.name)} o WHERE ${key
+          .map((k) => `o.${q(k)} = ${q(t.name)}.${q(k)}`)
+          .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(t.name)}.${q(t.primaryKey)})`;
+        const bad = await count(session, t.name, dup);
+        if (bad === 0) continue;
+        const list = await ids(session, old, dup);
+        const column = key.join(', ');
+        refuse(
+          'migrate-rows-invalid',
+          { table: t.name, column, rows: rowsText(bad), why: `values another row also holds, and ${column} are now unique together`, ids: namedIds(list, bad) },
+          { table: t.name, column, ids: list },
+        );
+      }
       tables.push({ ...old, columns });
     }
 

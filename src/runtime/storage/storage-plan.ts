@@ -185,9 +185,9 @@ export function diffStoragePlans(
       continue;
     }
     if (old.primaryKey !== t.primaryKey) refusals.push({ table: t.name, reason: `the identifier changed from ${old.primaryKey} to ${t.primaryKey}` });
-    if (!same(old.uniqueKeys ?? [], t.uniqueKeys ?? []))
-      refusals.push({ table: t.name, reason: `the unique keys of ${t.name} changed; migrate does not add or drop a key over stored objects yet` });
-    let rebuild = prepared.rebuild?.has(t.name) === true;
+    // A key added or dropped is a changed constraint: the rebuild makes the table's keys the plan's (the copy fails
+    // on rows a new key refuses; `migrate` names them first).
+    let rebuild = prepared.rebuild?.has(t.name) === true || !same(old.uniqueKeys ?? [], t.uniqueKeys ?? []);
     for (const oc of old.columns) {
       const nc = t.columns.find((c) => c.name === oc.name);
       if (!nc) {
