@@ -583,6 +583,36 @@ ${removed}`;
       expect((await readAll(db, v1)).map((x) => x.id)).toEqual(['a', 'c']);
     });
 
+    it('a new required field with a default and a bound is filled; nothing is read from a column before it is added', async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', size: '{ type: integer, maximum: 10, default: 3 }' });
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[converts] add required field Task.size, with its default 3 in 3 rows');
+      expect((await readAll(db, v2)).map((x) => x.size)).toEqual([3, 3, 3]);
+    });
+
+    it("a new state field's rows start in the machine's initial state, as a new object does", async () => {
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec(
+        { title: '{ type: string }', note: '{ type: string, optional: true }', status: '{ type: state }' },
+        `states:
+  Task:
+    field: status
+    initial: open
+    states: { open: {}, done: { terminal: true } }
+    transitions:
+      finish: { from: open, to: done }
+`,
+      );
+      const r = await runCli(['migrate', specFile(v2), '--db', db.url, '--apply']);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[converts] add required field Task.status, with the machine\'s initial state "open" in 3 rows');
+      expect((await readAll(db, v2)).map((x) => x.status)).toEqual(['open', 'open', 'open']);
+    });
+
     it('serve refuses a non-additive change naming the exact migrate command', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const file = specFile(spec({ title: '{ type: string }', priority: '{ type: integer, default: 3 }' }));

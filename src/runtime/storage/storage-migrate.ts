@@ -347,6 +347,9 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         } else rebuild.add(t.name); // SQLite drops a column by copying the table without it (its constraints allow no ALTER)
       }
       const converted = new Set<string>();
+      // Columns this plan adds: not in the database until its actions run, so nothing can be read from them yet (they
+      // hold the default, the initial state, or nothing).
+      const added = new Set<string>();
       // Fields whose type changed: converted where every engine can, values that cannot convert dropped (or refused).
       for (const [i, c] of columns.entries()) {
         const nc = t.columns.find((x) => x.name === c.name);
@@ -400,10 +403,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         const empty = c ? await count(session, t.name, `${q(nc.name)} IS NULL`) : total;
         const key = `${t.name}.${nc.name}`;
         if (!c) {
-          const added: ColumnPlan = { ...nc, notNull: false, unique: false, references: undefined, check: {} };
-          delete added.references;
-          columns.push(added);
-          actions.push(async () => void (await session.query(`ALTER TABLE ${q(t.name)} ADD COLUMN ${session.columnSql(added)}`)));
+          const column: ColumnPlan = { ...nc, notNull: false, unique: false, references: undefined, check: {} };
+          delete column.references;
+          columns.push(column);
+          added.add(nc.name);
+          actions.push(async () => void (await session.query(`ALTER TABLE ${q(t.name)} ADD COLUMN ${session.columnSql(column)}`)));
           if (empty === 0) {
             steps.push({
               kind: 'add_column',
@@ -421,15 +425,19 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           filled.add(key);
           continue;
         }
-        if (field?.hasDefault) {
-          const value = session.encode(nc, field.default);
+        // A state field's rows without a state start in the machine's initial state, as a new object does.
+        const machine = getStateMachine(model, t.name);
+        const initial = field?.type === 'state' && machine?.field === nc.name ? machine.initial : undefined;
+        if (field?.hasDefault || initial !== undefined) {
+          const value = session.encode(nc, field?.hasDefault ? field.default : initial);
+          const what = field?.hasDefault ? `its default ${JSON.stringify(field.default)}` : `the machine's initial state ${JSON.stringify(initial)}`;
           steps.push({
             kind: 'fill_column',
             table: t.name,
             column: nc.name,
             data: 'converts',
             rows: empty,
-            description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with its default ${JSON.stringify(field.default)} in ${rowsText(empty)}${c ? ' without a value' : ''}`,
+            description: `${c ? 'fill' : 'add required field'} ${t.name}.${nc.name}${c ? '' : ','} with ${what} in ${rowsText(empty)}${c ? ' without a value' : ''}`,
           });
           actions.push(
             async () => void (await session.query(`UPDATE ${q(t.name)} SET ${q(nc.name)} = ${params(session)()} WHERE ${q(nc.name)} IS NULL`, [value])),
@@ -449,7 +457,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // Narrowed constraints: rows the new checks, uniqueness or reference refuse are named, never dropped.
       for (const nc of t.columns) {
         const c = columns.find((x) => x.name === nc.name);
-        if (!c || c.primaryKey) continue;
+        if (!c || c.primaryKey || added.has(c.name)) continue;
         // A converted column's values are checked by the rebuild (its old type cannot be compared with the new bounds).
         const changedCheck = !same(c.check, nc.check) && !converted.has(c.name);
         if (changedCheck) {
@@ -543,7 +551,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // Keys unique together that are new: rows holding a set of values another row holds are named (a NULL in the
       // key makes a row distinct, in SQLite and PostgreSQL alike).
       for (const key of t.uniqueKeys ?? []) {
-        if ((old.uniqueKeys ?? []).some((k) => same(k, key)) || !key.every(has)) continue;
+        if ((old.uniqueKeys ?? []).some((k) => same(k, key)) || !key.every((k) => has(k) && !added.has(k))) continue;
         const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${q(t.name)} o WHERE ${key
           .map((k) => `o.${q(k)} = ${q(t.name)}.${q(k)}`)
           .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(t.name)}.${q(t.primaryKey)})`;
