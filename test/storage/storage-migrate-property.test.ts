@@ -97,15 +97,18 @@ function valueGen(kind: Kind): fc.Arbitrary<unknown> {
   }
 }
 
+/** A field the new spec adds; a bounded one has a check the plan must not read before the column exists. */
+type NewField = 'none' | 'optional' | 'required_default' | 'required_default_bounded';
+
 const caseGen = fc.array(fieldGen, { minLength: 1, maxLength: 5 }).chain((fields) =>
   fc.record({
     fields: fc.constant(fields),
-    newField: fc.constantFrom<'none' | 'optional' | 'required_default'>('none', 'optional', 'required_default'),
+    newField: fc.constantFrom<NewField>('none', 'optional', 'required_default', 'required_default_bounded'),
     rows: fc.array(fc.tuple(...fields.map((f) => (f.optional ? fc.option(valueGen(f.kind), { nil: undefined }) : valueGen(f.kind)))), { maxLength: 6 }),
   }),
 );
 
-type Case = { fields: FieldGen[]; newField: 'none' | 'optional' | 'required_default'; rows: unknown[][] };
+type Case = { fields: FieldGen[]; newField: NewField; rows: unknown[][] };
 
 async function runCase(c: Case, open: () => Promise<{ storage: () => Storage; done: () => Promise<void> }>): Promise<void> {
   const v1: Record<string, string> = {};
@@ -140,6 +143,7 @@ async function runCase(c: Case, open: () => Promise<{ storage: () => Storage; do
   });
   if (c.newField === 'optional') v2.added = fieldYaml('string', true);
   if (c.newField === 'required_default') v2.added = fieldYaml('integer', false, { default: 42 });
+  if (c.newField === 'required_default_bounded') v2.added = fieldYaml('integer', false, { default: 42, minimum: 0, maximum: 100 });
   const m1 = compileSpecText(specText(v1, [])).checked!;
   const m2 = compileSpecText(specText(v2, renames)).checked!;
   expect(m1, specText(v1, [])).toBeDefined();
@@ -213,7 +217,7 @@ async function runCase(c: Case, open: () => Promise<{ storage: () => Storage; do
               break;
           }
         });
-        if (c.newField === 'required_default') expected.added = 42;
+        if (c.newField === 'required_default' || c.newField === 'required_default_bounded') expected.added = 42;
         expect(body).toEqual(expected);
       }
     } finally {
