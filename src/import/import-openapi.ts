@@ -27,7 +27,8 @@ import {
 import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, UNFILTERABLE_TYPES } from '../model/model-routes.js';
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { hoistShapes, withExportedShapes } from './import-shapes.js';
-import { convertSwagger2, getSwagger2Pointer, hoistPathTargets } from './import-swagger2.js';
+import { convertSwagger2, getSwagger2Pointer } from './import-swagger2.js';
+import { getSourcePlace, hoistTargets, openApi3Section, SourceFiles, swagger2Section } from './import-hoist.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -271,8 +272,25 @@ export async function importOpenApiFile(path: string, options: ImportOptions = {
     } catch (err) {
       return { diagnostics: getUnresolvedRefs(parsed, dirname(resolvePath(path)), err, path) };
     }
+    return importSplit(bundled, new SourceFiles(parsed, path, dirname(resolvePath(path))), path, diagnostics, options);
   }
   return importBundled(bundled, path, diagnostics, options);
+}
+
+/**
+ * An OpenAPI 3 document split across files, bundled: what the bundler inlined at a first use and pointed other uses
+ * at goes to its component section under the cited file's name (`import-hoist.ts`), and each diagnostic's pointer is
+ * said as the place in the user's files it came from (the file a `$ref` led to, and the pointer in it).
+ */
+async function importSplit(bundled: Json, files: SourceFiles, file: string, diagnostics: Diagnostic[], options: ImportOptions): Promise<ImportResult> {
+  const hoisted = hoistTargets(bundled, openApi3Section, (tokens) => files.walk(tokens).cited);
+  const result = await importBundled(hoisted.document as Json, file, diagnostics, options);
+  const back = (d: Diagnostic): Diagnostic => {
+    if (d.file !== file || d.pointer === undefined || d.pointer === '') return d;
+    const place = getSourcePlace(d.pointer, hoisted.moved, files);
+    return { ...d, file: place.file, pointer: place.pointer };
+  };
+  return { ...result, diagnostics: result.diagnostics.map(back) };
 }
 
 /** Imports an OpenAPI document already in memory (internal `$ref`s only). */
@@ -290,6 +308,7 @@ export async function importOpenApiDocument(document: unknown, file = '<input>',
     } catch (err) {
       return { diagnostics: getUnresolvedRefs(document, process.cwd(), err, file) };
     }
+    return importSplit(bundled, new SourceFiles(document, file, process.cwd()), file, diagnostics, options);
   }
   return importBundled(bundled, file, diagnostics, options);
 }
@@ -314,7 +333,9 @@ async function importSwagger2(
       return { diagnostics: getUnresolvedRefs(document, base, err, file) };
     }
   }
-  const converted = convertSwagger2(whole === document ? whole : hoistPathTargets(whole, document), file);
+  // A file cited twice is inlined at its first use, which the conversion moves: that use goes to `definitions` first.
+  const files = new SourceFiles(document, file, base);
+  const converted = convertSwagger2(whole === document ? whole : hoistTargets(whole, swagger2Section, (tokens) => files.walk(tokens).cited).document, file);
   if (converted.document === undefined) return { diagnostics: converted.diagnostics };
   const own = new Set(converted.diagnostics);
   const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options, whole as Json);

@@ -3,7 +3,7 @@
 // Swagger 2.0 document; what the importer says afterwards is pointed back at the original by getSwagger2Pointer.
 import { upgrade } from '@scalar/openapi-upgrader';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { escapePointerToken, joinPointer } from '../util/util-json-pointer.js';
+import { joinPointer } from '../util/util-json-pointer.js';
 import { getByPointer, isObject as isObj } from './import-schema.js';
 
 type Obj = Record<string, unknown>;
@@ -43,64 +43,6 @@ function findDanglingRefs(doc: unknown, file: string): Diagnostic[] {
     }
   }
   return out.sort((a, b) => (a.pointer ?? '').localeCompare(b.pointer ?? ''));
-}
-
-/**
- * A bundled Swagger 2.0 document with each `$ref` into `#/paths/…` pointing at `definitions`, `parameters` or
- * `responses` instead. The bundler points a second use of another file at its first, inlined in an operation
- * (`#/paths/~1pets/post/responses/200/schema` for a second `Pet.yaml`), and the conversion moves what is there (into
- * `content`, `requestBody`): such a `$ref` would point at nothing, and what it names would be lost. Each target is
- * moved under the name of the file or fragment the ORIGINAL document cited there (`Pet`), else its last segment.
- */
-export function hoistPathTargets(bundled: Obj, original: unknown): Obj {
-  const targets = new Set<string>();
-  const refs: Obj[] = [];
-  const walk = (n: unknown) => {
-    if (Array.isArray(n)) n.forEach(walk);
-    else if (isObj(n)) {
-      if (typeof n.$ref === 'string' && n.$ref.startsWith('#/paths/')) {
-        refs.push(n);
-        targets.add(n.$ref);
-      }
-      Object.values(n).forEach(walk);
-    }
-  };
-  walk(bundled);
-  if (targets.size === 0) return bundled;
-  const doc = structuredClone(bundled);
-  refs.length = 0;
-  walk(doc);
-  // The deepest first: a target inside another moves before it, leaving a $ref to where it went.
-  for (const target of [...targets].sort((a, b) => b.length - a.length)) {
-    const tokens = target
-      .slice(2)
-      .split('/')
-      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-    const kind = tokens.includes('schema')
-      ? 'definitions'
-      : tokens.at(-2) === 'parameters'
-        ? 'parameters'
-        : tokens.at(-2) === 'responses'
-          ? 'responses'
-          : undefined;
-    const holder = getByPointer(doc, `#/${tokens.slice(0, -1).map(escapePointerToken).join('/')}`);
-    if (kind === undefined || (!isObj(holder) && !Array.isArray(holder))) continue;
-    const cited = getByPointer(original, target);
-    const ref = isObj(cited) && typeof cited.$ref === 'string' ? cited.$ref : '';
-    const base = (ref.includes('#') ? ref.split('/').at(-1)! : (ref.split('/').at(-1) ?? '').replace(/\.(ya?ml|json)$/i, '')) || tokens.at(-1)!;
-    const section = (isObj(doc[kind]) ? doc[kind] : (doc[kind] = {})) as Obj;
-    let name = base.replace(/[^A-Za-z0-9_.-]/g, '_');
-    for (let i = 2; Object.hasOwn(section, name); i++) name = `${base}_${i}`;
-    const key = tokens.at(-1)!;
-    section[name] = (holder as Record<string, unknown>)[key];
-    const to = `#/${kind}/${escapePointerToken(name)}`;
-    (holder as Record<string, unknown>)[key] = { $ref: to };
-    for (const r of refs) {
-      const at = r.$ref as string;
-      if (at === target || at.startsWith(`${target}/`)) r.$ref = to + at.slice(target.length);
-    }
-  }
-  return doc;
 }
 
 /** What the conversion to OpenAPI 3.0 changes in meaning or leaves out, said at the Swagger 2.0 document's pointers. */
