@@ -335,13 +335,21 @@ async function importSwagger2(
   }
   // A file cited twice is inlined at its first use, which the conversion moves: that use goes to `definitions` first.
   const files = new SourceFiles(document, file, base);
-  const converted = convertSwagger2(whole === document ? whole : hoistTargets(whole, swagger2Section, (tokens) => files.walk(tokens).cited).document, file);
+  const hoisted = whole === document ? undefined : hoistTargets(whole, swagger2Section, (tokens) => files.walk(tokens).cited);
+  const swagger = hoisted?.document ?? whole;
+  const converted = convertSwagger2(swagger, file);
   if (converted.document === undefined) return { diagnostics: converted.diagnostics };
   const own = new Set(converted.diagnostics);
   const result = await importBundled(converted.document as Json, file, [...converted.diagnostics], options, whole as Json);
-  // The importer read the converted document; its pointers are said as places in the document the user has.
-  const back = (d: Diagnostic): Diagnostic =>
-    own.has(d) || d.file !== file || d.pointer === undefined ? d : { ...d, pointer: getSwagger2Pointer(d.pointer, whole, converted.document) };
+  // The importer read the converted document; its pointers are said as places in the document the user has, and in a
+  // document split across files, in the file a `$ref` led to (as for OpenAPI 3: importSplit).
+  const back = (d: Diagnostic): Diagnostic => {
+    if (d.file !== file || d.pointer === undefined) return d;
+    const pointer = own.has(d) ? d.pointer : getSwagger2Pointer(d.pointer, swagger, converted.document);
+    if (hoisted === undefined || pointer === '') return pointer === d.pointer ? d : { ...d, pointer };
+    const place = getSourcePlace(pointer, hoisted.moved, files);
+    return { ...d, file: place.file, pointer: place.pointer };
+  };
   return { ...result, diagnostics: result.diagnostics.map(back) };
 }
 

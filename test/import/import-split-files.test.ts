@@ -137,6 +137,45 @@ describe('import of an OpenAPI 3 document split across files', () => {
     expect(schemas.Shop!.properties).toEqual({ owner: { $ref: '#/components/schemas/owner' } });
   });
 
+  it('says a Swagger 2.0 split document\'s diagnostics in the file cited too (before: at "" for what it moved to definitions)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'servicespec-split-swagger-'));
+    try {
+      const petRef = { $ref: 'Pet.yaml' };
+      writeFileSync(
+        join(dir, 'Pet.yaml'),
+        JSON.stringify({
+          type: 'object',
+          required: ['id', 'name'],
+          properties: { id: { type: 'integer' }, name: { type: 'string' }, age: { type: 'integer', minimum: 0, example: -1 } },
+        }),
+      );
+      const doc = {
+        swagger: '2.0',
+        info: { title: 'petstore-separate', version: '1' },
+        produces: ['application/json'],
+        paths: {
+          '/pets': { get: { operationId: 'findPets', responses: { '200': { description: 'pets', schema: { type: 'array', items: petRef } } } } },
+          '/pets/{id}': {
+            get: {
+              operationId: 'findPetById',
+              parameters: [{ name: 'id', in: 'path', required: true, type: 'integer' }],
+              responses: { '200': { description: 'pet', schema: petRef } },
+            },
+          },
+        },
+      };
+      writeFileSync(join(dir, 'swagger.json'), JSON.stringify(doc));
+      const r = await importOpenApiFile(join(dir, 'swagger.json'));
+      expect(errorsOf(r)).toEqual([]);
+      const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('example -1'));
+      expect(dropped.length).toBeGreaterThan(0);
+      for (const d of dropped) expect([d.file, d.pointer]).toEqual([join(dir, 'Pet.yaml'), '/properties/age']);
+      expect(r.diagnostics.find((d) => d.code === 'import-dropped' && d.pointer === '/info/version')?.file).toBe(join(dir, 'swagger.json'));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('imports a cycle of $refs across files (node.yml ↔ child.yml) without hanging', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'servicespec-split-cycle-'));
     try {
