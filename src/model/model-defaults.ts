@@ -6,6 +6,7 @@ import { getFieldAt } from './model-path-bindings.js';
 import type {
   DeclaredErrorBodyModel,
   ErrorBodyModel,
+  ErrorCodeModel,
   EventKindModel,
   FieldModel,
   OperationModel,
@@ -525,6 +526,53 @@ export function buildErrorBody(
     at[path[path.length - 1]!] = values[what];
   }
   return { status: code.status, contentType: fill.mediaType, body };
+}
+
+/**
+ * The conditions an operation's own codes answer where no code declares them (an imported OpenAPI document's codes
+ * name no condition): the runtime answers them with the operation's code (`getOperationRefusalCode`), and the tester
+ * holds such an answer to the operation's codes (TestContext.refusal).
+ */
+export const OPERATION_REFUSALS: readonly Condition[] = Object.freeze([
+  'missing_resource',
+  'missing_credential',
+  'invalid_credential',
+  'validation',
+  'malformed_request',
+  'unsupported_media_type',
+]);
+
+/**
+ * The statuses HTTP gives each of OPERATION_REFUSALS (RFC 9110, RFC 4918), in the order one is taken: a request
+ * breaking the declared schema is 422 where the operation lists one, else 400; an unsupported media type 415, else 400.
+ */
+const REFUSAL_STATUSES: Readonly<Partial<Record<Condition, readonly number[]>>> = Object.freeze({
+  missing_resource: [404],
+  missing_credential: [401],
+  invalid_credential: [401],
+  validation: [422, 400],
+  malformed_request: [400],
+  unsupported_media_type: [415, 400],
+});
+
+/**
+ * The operation's own code a condition no code declares is answered with: of the first status REFUSAL_STATUSES
+ * gives the condition that the operation's codes have, the one code of it (a range does not count). Undefined when
+ * the condition is declared, is not one of OPERATION_REFUSALS, or no status has exactly one code: two codes of one
+ * status are two answers the document gives, and choosing one would be the runtime's word, not the document's.
+ */
+export function getOperationRefusalCode(
+  errors: Pick<NonNullable<ServiceModel['errors']>, 'byCondition' | 'codes'> | undefined,
+  operation: Pick<OperationModel, 'errors'>,
+  condition: Condition,
+): ErrorCodeModel | undefined {
+  if (!errors || errors.byCondition[condition] !== undefined) return undefined;
+  for (const status of REFUSAL_STATUSES[condition] ?? []) {
+    const codes = errors.codes.filter((c) => c.status === status && c.statusRange === undefined && operation.errors.includes(c.name));
+    if (codes.length === 1) return codes[0];
+    if (codes.length > 1) return undefined;
+  }
+  return undefined;
 }
 
 /** The status used for a condition the spec declares no code for (only ever with `allowGaps`): the runtime's built-in answer, which the tester recognises too. */

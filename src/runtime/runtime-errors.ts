@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill, getUnfilledErrorFields } from '../model/model-defaults.js';
+import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill, getOperationRefusalCode, getUnfilledErrorFields } from '../model/model-defaults.js';
 import { formatHeaderValue, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
-import type { ErrorCodeModel, ParameterModel, ServiceModel } from '../model/model-types.js';
+import type { ErrorCodeModel, OperationModel, ParameterModel, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
 
@@ -69,8 +69,13 @@ const MAX_LISTED = 20;
 /** Every answer the service gives carries the request's id (the client's own, when it sent a plain one). */
 export const REQUEST_ID_HEADER = 'x-request-id';
 
-/** Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. */
-export function createErrorResponder(model: ServiceModel): ErrorResponder {
+/**
+ * Builds error bodies in the spec's declared shape: RFC 9457 problem details, or the declared fields. `operationOf`
+ * names the operation a request was routed to: a condition no code declares is answered with that operation's own
+ * code of the status HTTP gives it, where it lists exactly one (getOperationRefusalCode: an imported document's 400
+ * for a body breaking its schema, not the format's 422 it never mentions).
+ */
+export function createErrorResponder(model: ServiceModel, operationOf?: (request: FastifyRequest) => OperationModel | undefined): ErrorResponder {
   const errors = model.errors;
   // The declared headers the service sends with a code's answers: those with a `default` (errors.headers, then the
   // code's own); the ones it knows (Retry-After, WWW-Authenticate) come with the error. Worked out once per code, so
@@ -100,6 +105,22 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
   /** The code an error is answered with: the one a custom handler named, else its condition's. */
   const codeOf = (condition: Condition, code: string | undefined): ResolvedCode =>
     (code !== undefined ? byCode.get(code) : undefined) ?? resolved.get(condition)!;
+  // Per operation, the code of each condition no code declares that its own codes answer (null: none does).
+  const ownCodes = new WeakMap<OperationModel, Map<Condition, ResolvedCode | null>>();
+  const operationCodeOf = (request: FastifyRequest, condition: Condition): ResolvedCode | undefined => {
+    if (!operationOf || errors?.byCondition[condition] !== undefined) return undefined;
+    const operation = operationOf(request);
+    if (!operation) return undefined;
+    let byCondition = ownCodes.get(operation);
+    if (!byCondition) ownCodes.set(operation, (byCondition = new Map()));
+    let own = byCondition.get(condition);
+    if (own === undefined) {
+      const c = getOperationRefusalCode(errors, operation, condition);
+      own = c ? (byCode.get(c.name) ?? null) : null;
+      byCondition.set(condition, own);
+    }
+    return own ?? undefined;
+  };
 
   return {
     statusOf,
@@ -116,7 +137,7 @@ export function createErrorResponder(model: ServiceModel): ErrorResponder {
       if (error.condition === 'unavailable') unavailableAnswers.add(request);
       reply.header(REQUEST_ID_HEADER, request.id);
       if (error.headers) for (const [k, v] of Object.entries(error.headers)) reply.header(k, v);
-      const code = codeOf(error.condition, error.code);
+      const code = (error.code === undefined ? operationCodeOf(request, error.condition) : undefined) ?? codeOf(error.condition, error.code);
       // The error's own (Retry-After, WWW-Authenticate, Allow) win over a declared default of the same name.
       if (anyHeaders) for (const [k, v] of code.headers) if (!reply.hasHeader(k)) reply.header(k, v);
       if (unsetHeader) reply.header(unsetHeader[0], unsetHeader[1]);

@@ -1,7 +1,15 @@
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
-import { FALLBACK_STATUS, FORM_MEDIA_TYPE, getErrorBodyRoles, getErrorCodeValue, getUnfilledErrorFields, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
+import {
+  FALLBACK_STATUS,
+  FORM_MEDIA_TYPE,
+  getErrorBodyRoles,
+  getErrorCodeValue,
+  getUnfilledErrorFields,
+  OPERATION_REFUSALS,
+  PROBLEM_MEDIA_TYPE,
+} from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
@@ -51,15 +59,6 @@ export class Unaddressable extends Error {
 
 const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind ?? (isNotApplicable(reason) ? 'not-applicable' : 'not-run')) === 'not-run';
 
-/** The conditions an operation's own codes answer where no code declares them (`TestContext.refusal`). */
-const OPERATION_REFUSALS: readonly Condition[] = [
-  'missing_resource',
-  'missing_credential',
-  'invalid_credential',
-  'validation',
-  'malformed_request',
-  'unsupported_media_type',
-];
 /** Client-error statuses HTTP gives another meaning than a refused request (RFC 9110, RFC 6585). */
 const NOT_REFUSALS: readonly number[] = [401, 403, 404, 405, 406, 407, 408, 429];
 

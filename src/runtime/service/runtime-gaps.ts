@@ -1,5 +1,5 @@
 import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js';
-import { getUnfilledErrorFields } from '../../model/model-defaults.js';
+import { getOperationRefusalCode, getUnfilledErrorFields } from '../../model/model-defaults.js';
 import { getPageSize } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { getServiceSetFields, getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
@@ -23,8 +23,13 @@ export function getNotImplementedAnswer(model: ServiceModel, subject = 'it'): st
  */
 export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   const gaps: RuntimeGap[] = [];
+  const operations = model.endpoints?.operations ?? [];
   for (const c of getUndeclaredConditions(model)) {
-    gaps.push({ part: 'errors', item: `error code for condition ${c}: not shown`, builtIn: `answer ${FALLBACK_STATUS[c]} with code "${c}"` });
+    // An operation listing one code of the status HTTP gives the condition answers with that code (runtime-errors.ts).
+    const own = operations.filter((o) => getOperationRefusalCode(model.errors, o, c) !== undefined).map((o) => o.id);
+    const ops = own.length > 3 ? `${own.slice(0, 3).join(', ')} and ${own.length - 3} more` : own.join(', ');
+    const builtIn = `answer ${FALLBACK_STATUS[c]} with code "${c}"${own.length > 0 ? `; where the operation lists one code of the status HTTP gives it, that code (${ops})` : ''}`;
+    gaps.push({ part: 'errors', item: `error code for condition ${c}: not shown`, builtIn });
   }
   // A required field of the declared error body nothing fills (GitHub's `documentation_url`): its value is the
   // service's, never made up; error answers leave it out.

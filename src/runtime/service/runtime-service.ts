@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { FORM_MEDIA_TYPE } from '../../model/model-defaults.js';
 import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
-import type { AuthRequirement, CheckedModel, ServiceModel } from '../../model/model-types.js';
+import type { AuthRequirement, CheckedModel, OperationModel, ServiceModel } from '../../model/model-types.js';
 import { getUncheckedProblem } from '../../model/model-checked.js';
 import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { HttpMethod } from '../../spec/spec-types.js';
@@ -235,7 +235,8 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   const storage = tracer ? traceStorage(options.storage, tracer) : options.storage;
   const metrics = options.metrics === true ? createMetrics() : undefined;
   const operationOf = metrics ? createOperationNamer(routes) : undefined;
-  const errors = metrics ? countRefusals(createErrorResponder(model), metrics, operationOf!) : createErrorResponder(model);
+  const responder = createErrorResponder(model, createOperationFinder(routes));
+  const errors = metrics ? countRefusals(responder, metrics, operationOf!) : responder;
   const ctx: RuntimeContext = {
     model,
     storage,
@@ -496,6 +497,16 @@ function createOperationNamer(routes: readonly Route[]): (request: FastifyReques
     const path = getRoutePath(request);
     if (path === undefined) return 'none';
     return names.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`) ?? 'none';
+  };
+}
+
+/** The operation a request was routed to (undefined for the runtime's own routes and an unrouted request). */
+function createOperationFinder(routes: readonly Route[]): (request: FastifyRequest) => OperationModel | undefined {
+  const operations = new Map<string, OperationModel>();
+  for (const r of routes) if (r.kind === 'operation') operations.set(`${r.method} ${r.routerPath}`, r.operation);
+  return (request) => {
+    const path = getRoutePath(request);
+    return path === undefined ? undefined : operations.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`);
   };
 }
 
