@@ -441,7 +441,10 @@ async function findListed(ctx: TestContext, resource: ResourceModel, id: unknown
 /**
  * A create's named request examples (`examples.request`) that its request schema takes and that name no other object
  * (a `ref` the run did not make): valid requests the spec shows, sent first as drawn bodies are, so a service
- * refusing its own documented example fails. An example the schema refuses is the spec's slip, not sent.
+ * refusing its own documented example fails. An example the schema refuses is the spec's slip, not sent. An example
+ * is the body on the wire (check-examples.ts reads it so): with a `request_envelope`, the object inside its member,
+ * which the run wraps again as it sends it (before, PagerDuty's `{ "addon": { … } }` went as `{ "addon": { "addon":
+ * … } }`); one without that member shows no body the operation takes, and is not sent.
  */
 function namedExamples(ctx: TestContext, route: OperationRoute): Record<string, unknown>[] {
   const o = route.operation;
@@ -449,8 +452,9 @@ function namedExamples(ctx: TestContext, route: OperationRoute): Record<string, 
   if (o.action !== 'create' || !resource || !o.examples) return [];
   const schema = getRequestSchema(ctx.model, resource, o, 'create');
   const refs = new Set(resource.fields.filter((f) => f.type === 'ref').map((f) => f.name));
+  const wrap = o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action) ? o.requestEnvelope.data : undefined;
   return o.examples.request
-    .map((e) => e.value)
+    .map((e) => (wrap === undefined ? e.value : isPlainObject(e.value) ? e.value[wrap] : undefined))
     .filter((v): v is Record<string, unknown> => isPlainObject(v) && !Object.keys(v).some((k) => refs.has(k)) && ctx.mismatch(schema, v) === undefined)
     .map((v) => structuredClone(v));
 }
