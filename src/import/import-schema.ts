@@ -603,12 +603,24 @@ export function unionFromSchema(ctx: SchemaContext, node: unknown, s: Json, poin
   const variants: Record<string, VariantSpec> = {};
   // Subtypes that leave the discriminator property out of `required`: a tag is always held, so the import tightens.
   const tagOptionalIn: string[] = [];
-  for (const [i, o] of options.entries()) {
+  // Every variant is looked at before any is read: one that is no object, or that closes a cycle, means no union, and
+  // reading the others first was work thrown away whose words stayed said. A recursive union (InfluxDB's Flux AST, an
+  // Expression of 23 variants each holding Expressions) read each earlier variant down to the depth limit at every
+  // level: 348,975 import-approximated warnings for 199 places, and 20 s.
+  const flats: { schema: Json; pointer: string; refs: string[] }[] = [];
+  for (const o of options) {
     const flat = flatten(ctx, o.node, o.pointer, stack);
     const v = flat.schema;
-    if (!v || flat.refs.some((p) => stack.includes(p))) return undefined;
-    const isObj = isObject(v.properties) || v.type === 'object';
-    if (!isObj || (v.additionalProperties !== undefined && v.additionalProperties !== false)) return undefined;
+    const isObj = v !== undefined && (isObject(v.properties) || v.type === 'object');
+    if (!v || flat.refs.some((p) => stack.includes(p)) || !isObj || (v.additionalProperties !== undefined && v.additionalProperties !== false)) {
+      ctx.diagnostics.length = reported;
+      return undefined;
+    }
+    flats.push({ ...flat, schema: v });
+  }
+  for (const [i, o] of options.entries()) {
+    const flat = flats[i]!;
+    const v = flat.schema;
     const chain = resolve(ctx, o.node, o.pointer).chain;
     const component = chain
       .slice(1)

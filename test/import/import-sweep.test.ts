@@ -592,3 +592,32 @@ describe('import of shapes public documents have: the fourth sweep', () => {
     }
   });
 });
+
+describe('import of shapes public documents have: the fifth sweep', () => {
+  it("reads a recursive union's variants once each, saying each json field once per place (InfluxDB's Flux AST Expression)", async () => {
+    // Expression: oneOf of six object variants, each holding an Expression (InfluxDB OSS's 23 in contracts/oss.json).
+    const names = ['ArrayExpression', 'BinaryExpression', 'CallExpression', 'PipeExpression', 'UnaryExpression', 'ParenExpression'];
+    const expression = { $ref: '#/components/schemas/Expression' };
+    const schemas: Json = { Expression: { oneOf: names.map((n) => ({ $ref: `#/components/schemas/${n}` })) } };
+    for (const n of names) schemas[n] = { type: 'object', properties: { type: { type: 'string' }, [`${n}_argument`]: expression } };
+    schemas.Query = { type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true }, extern: expression } };
+    const query = { $ref: '#/components/schemas/Query' };
+    const doc = {
+      openapi: '3.0.0',
+      info: { title: 'influx', version: '1' },
+      paths: {
+        '/query': { post: { operationId: 'postQuery', requestBody: jsonBody(query), responses: { '201': { description: 'made', ...jsonBody(query) } } } },
+      },
+      components: { schemas },
+    };
+    const r = await importOpenApiDocument(doc as unknown, 'influx-oss.json');
+    expect(errorsOf(r)).toEqual([]);
+    const extern = (r.document!.resources as unknown as Record<string, { fields: Record<string, Json> }>).Query!.fields.extern!;
+    expect(Object.keys(extern.variants as Json)).toEqual(names);
+    // Each variant's Expression closes the cycle (json), said once per place it is read: as the variant's own
+    // resource and as a variant of Query.extern. Before, each variant read before the one on the stack was read down
+    // to the depth limit, its words kept though the reading was thrown away: 126 warnings here, 348,975 in InfluxDB's.
+    const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.pointer === '#/components/schemas/Expression');
+    expect(said.length).toBe(2 * names.length);
+  });
+});
