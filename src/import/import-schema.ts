@@ -284,6 +284,24 @@ function reportUnkept(ctx: SchemaContext, s: Json, pointer: string, where: strin
   }
 }
 
+/**
+ * The values of a `oneOf` or `anyOf` whose every choice is one constant (`const`, or an `enum` of one value; `{type:
+ * null}` or a null constant among them), when they are strings and numbers: the values, null included; else undefined.
+ */
+function constChoices(ctx: SchemaContext, s: Json): unknown[] | undefined {
+  const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
+  if (list === undefined || list.length === 0 || isObject(s.properties)) return undefined;
+  const values: unknown[] = [];
+  for (const x of list) {
+    const o = resolve(ctx, x, '').node;
+    if (!isObject(o)) return undefined;
+    const v = 'const' in o ? o.const : Array.isArray(o.enum) && o.enum.length === 1 ? o.enum[0] : o.type === 'null' ? null : undefined;
+    if (v === undefined || !(v === null || typeof v === 'string' || typeof v === 'number')) return undefined;
+    if (!values.includes(v)) values.push(v);
+  }
+  return values.some((v) => v !== null) ? values : undefined;
+}
+
 /** One field from its schema. */
 export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: string, opts: FieldOptions): FieldSpec {
   const flat = flatten(ctx, node, pointer, opts.stack);
@@ -294,9 +312,25 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   if (!flat.schema) return { type: 'json' };
   const stack = [...opts.stack, ...flat.refs];
   const un = unwrapNull(ctx, flat.schema, flat.pointer);
-  const s = un.schema;
+  let s = un.schema;
   const at = un.pointer;
   reportUnkept(ctx, s, at, opts.where);
+  if (Array.isArray(s.enum) && s.enum.length === 0 && ctx.fromServicespec !== true) {
+    // An enum of no values allows no value at all (Discord's join request `action`: `enum: []` beside an allOf naming
+    // the values), which no field can hold (check's enum-needs-values refused the whole import): left out, said, and
+    // the rest of the schema read. A servicespec export's enum of no values reads back as it was, below.
+    report(
+      ctx,
+      'import-dropped',
+      { item: `${opts.where}: enum []`, reason: 'an enum of no values allows no value at all, and a field holds some; the rest of its schema is kept' },
+      joinPointer(at, 'enum'),
+    );
+    const { enum: _empty, ...rest } = s;
+    s = rest;
+  }
+  // A choice of constants (`oneOf: [{const: STARTED, title: …}, …]`, Discord's every enum) is an enum of them; before,
+  // beside `type: string` it was read as a plain string, any text taken, and nothing said.
+  const choices = ctx.fromServicespec === true || Array.isArray(s.enum) || 'const' in s ? undefined : constChoices(ctx, s);
   let nullable = un.nullable || s.nullable === true || (Array.isArray(s.enum) && s.enum.includes(null));
   const ext = isObject(s['x-servicespec-field']) ? (s['x-servicespec-field'] as Json) : {};
   const t = types(s).filter((x) => {
@@ -311,8 +345,8 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   const extType = typeof ext.type === 'string' ? (ext.type as FieldType) : undefined;
   if (extType === 'ref' || extType === 'state') {
     type = extType;
-  } else if (Array.isArray(s.enum) || 'const' in s) {
-    const raw = Array.isArray(s.enum) ? (s.enum as unknown[]) : [s.const];
+  } else if (Array.isArray(s.enum) || 'const' in s || choices !== undefined) {
+    const raw = Array.isArray(s.enum) ? (s.enum as unknown[]) : 'const' in s ? [s.const] : choices!;
     if (raw.includes(null)) nullable = true;
     const values = raw.filter((v) => v !== null);
     if (values.every((v) => typeof v === 'string' || typeof v === 'number') && values.length > 0) {
