@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { isLeftOutIn, isNullableInRequests, mayLeaveOut } from '../model/model-defaults.js';
+import { FORM_MEDIA_TYPE, isLeftOutIn, isNullableInRequests, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { isWritable, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
@@ -864,6 +864,23 @@ export function getCustomBodyArbitrary(
     ? objectArbitrary(model, resource.fields, resource, 'create')
     : request.union
       ? unionArbitrary(model, request.union)
-      : objectArbitrary(model, request.fields ?? [], undefined, 'create');
+      : objectArbitrary(model, sendableFields(request), undefined, 'create');
   return { arbitrary: request.list ? fc.array(one, { minLength: 1, maxLength: 3 }) : one, resource };
+}
+
+/**
+ * A custom operation's request fields as a valid request can send them. A form (request.media_type) carries text
+ * only: no null (String(null) is the text `null`), and no empty list, a list being its name repeated (none is the
+ * field left out, which a required one may not be): there a required list holds an item at least, and no field null.
+ * Twilio's messaging forms (fifth sweep): `UseCaseCategories: null` and `MessageSamples: []` were sent as valid and
+ * refused by serve, failing endpoints.valid-requests and input-space.
+ */
+export function sendableFields(request: Pick<NonNullable<OperationModel['request']>, 'fields' | 'mediaType'>): readonly FieldModel[] {
+  const fields = request.fields ?? [];
+  if (request.mediaType !== FORM_MEDIA_TYPE) return fields;
+  return fields.map((f) => ({
+    ...f,
+    nullable: false,
+    ...(f.type === 'array' && !f.optional && f.maxItems !== 0 ? { minItems: Math.max(1, f.minItems ?? 0) } : {}),
+  }));
 }

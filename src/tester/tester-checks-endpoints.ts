@@ -9,6 +9,7 @@ import {
   fieldArbitrary,
   getMutations,
   getCustomBodyArbitrary,
+  sendableFields,
   heldAsPatched,
   heldAsSent,
   isPlainObject,
@@ -666,7 +667,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (resource && o.action !== 'create' && o.action !== 'custom' && !target) return scope.skip(`no ${resource.name} to send bodies to`);
       // Complete: every optional object present, so that each nested field's mutation breaks the body.
       const bodyArb =
-        !resource && o.request?.union ? unionArbitrary(ctx.model, o.request.union, true) : objectArbitrary(ctx.model, fields, undefined, 'create', true);
+        !resource && o.request?.union
+          ? unionArbitrary(ctx.model, o.request.union, true)
+          : objectArbitrary(ctx.model, !resource && !named && o.request ? sendableFields(o.request) : fields, undefined, 'create', true);
       base = resource
         ? await ctx.sampleCreateBody(resource, 0, true)
         : named

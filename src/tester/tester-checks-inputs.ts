@@ -6,7 +6,15 @@ import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isMergePatch } from '
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getNextCursor, getPageItems, getPageSizeParam } from './tester-checks-lists.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
-import { getCustomBodyArbitrary, heldAsPatched, heldAsSent, missingIdentifier, objectArbitrary, padUnionsForMergePatch } from './tester-arbitraries.js';
+import {
+  getCustomBodyArbitrary,
+  heldAsPatched,
+  sendableFields,
+  heldAsSent,
+  missingIdentifier,
+  objectArbitrary,
+  padUnionsForMergePatch,
+} from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
@@ -30,7 +38,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
   const o = route.operation;
   const resource = route.resource;
   const view = VIEW[o.action];
-  const fields: readonly FieldModel[] = view && resource ? ctx.requestFields(route) : o.action === 'custom' ? (o.request?.fields ?? []) : [];
+  const fields: readonly FieldModel[] = view && resource ? ctx.requestFields(route) : o.action === 'custom' && o.request ? sendableFields(o.request) : [];
   if (fields.length === 0 || !route.hasBody || (!view && o.action !== 'custom')) return;
   await ctx.check('endpoints', 'endpoints.input-space', o.id, async (scope: CheckScope) => {
     const headers = await ctx.authFor(o.auth);
