@@ -938,12 +938,14 @@ export class TestContext {
    * "A parent named by a ref"), which is no fault of its: the caller skips, saying this. Undefined when every parent
    * the path names is one the run has, or the path names no parent object (a scope value any service answers a page for).
    */
-  unmadeParent(route: OperationRoute): string | undefined {
+  unmadeParent(route: OperationRoute, refsOnly = false): string | undefined {
     const r = route.resource;
     if (!r || !route.operation.bindings) return undefined;
     for (const b of route.operation.bindings) {
       const f = getFieldAt(r, b.field);
       if (!f || isKeyPath(r, b.field) || this.madeScopes.has(`${r.name}\u0000${b.field}`)) continue;
+      // `refsOnly` (a create): only a parent named by a ref is looked up, and a create under a missing one refused.
+      if (refsOnly && f.type !== 'ref') continue;
       const parent = this.parentOf(r, b.field, f);
       if (parent)
         return `no ${parent.resource.name} to name by {${b.param}}: the run could not make one (its create is not served, or refused) nor find one listed, and a ${r.name} under one it invents is answered missing_resource`;
