@@ -291,8 +291,26 @@ export function unionArbitrary(model: ServiceModel, union: UnionModel, complete 
   const drawn = union.variants.filter((v) => !subsumed(v));
   return fc.oneof(
     ...(drawn.length > 0 ? drawn : union.variants).map((v) => {
-      const body = objectArbitrary(model, v.fields, undefined, 'create', complete);
       const d = union.discriminator;
+      // Untagged, a field of an enum whose values no other variant's field of that name takes (Discord's auto-moderation
+      // rule partials, all optional, each with its own `trigger_type`) says which variant a value is: it is always sent.
+      // Before, a value without it (`{}`) fitted every variant, the oneOf refused it, and valid-requests failed.
+      const tell =
+        d === undefined
+          ? v.fields.find(
+              (f) =>
+                f.optional &&
+                f.type === 'enum' &&
+                (f.values ?? []).length > 0 &&
+                union.variants.every((o) => {
+                  const g = o === v ? undefined : o.fields.find((x) => x.name === f.name);
+                  return g === undefined || (g.type === 'enum' && !(g.values ?? []).some((x) => (f.values ?? []).includes(x as never)));
+                }),
+            )
+          : undefined;
+      const fields = tell ? v.fields.map((f) => (f === tell ? { ...f, optional: false } : f)) : v.fields;
+      const body = objectArbitrary(model, fields, undefined, 'create', complete);
+      if (tell) return body;
       if (d !== undefined && v.tag !== undefined) return body.map((b) => ({ [d]: v.tag, ...b }));
       // Untagged: a value another variant also fits is refused (a union is a oneOf; check warns
       // union-indistinguishable), so only values that are this variant alone are valid.
