@@ -174,7 +174,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             if (untouched) return ctx.failure(o.id, untouched.expected, route.resource?.pointer, req, untouched.actual);
             if (o.action === 'create' && answered) ctx.remember(resource, res.body as Record<string, unknown>);
             // A change the answer shows must be the one kept: a read afterwards shows every field as sent.
-            const read = o.action === 'create' ? undefined : ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+            const read = o.action === 'create' ? undefined : ctx.readAfter(resource, route);
             const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
             if (read && readHeaders) {
               // Addressed as the change was (its identifier, or the bound fields of a resource without one).
@@ -996,7 +996,7 @@ async function changeOnce(ctx: TestContext, resource: ResourceModel, target: Rec
 /** The object as its read answers it now; undefined without a read (or a credential for it), or when it is not found. */
 async function readCurrent(ctx: TestContext, route: OperationRoute, target: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
   const resource = route.resource!;
-  const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+  const read = ctx.readAfter(resource, route);
   const headers = read ? await ctx.authFor(read.operation.auth) : undefined;
   if (!read || !headers) return undefined;
   const res = await ctx.send(read, { method: 'GET', path: ctx.pathOf(read, objectKey(resource, target)), headers });
@@ -1092,7 +1092,7 @@ async function checkPatchNulls(
 ): Promise<void> {
   const resource = route.resource!;
   const o = route.operation;
-  const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+  const read = ctx.readAfter(resource, route);
   const readHeaders = read ? await ctx.authFor(read.operation.auth) : undefined;
   for (const f of ctx.requestFields(route)) {
     if (!(f.optional || isNullableInRequests(f)) || !isWritable(resource, f, 'update') || f.writeOnce || !isAnswered(resource, f.name)) continue;

@@ -1398,6 +1398,17 @@ export class TestContext {
     return Object.fromEntries(Object.entries(body).filter(([k]) => taken.has(k)));
   }
 
+  /**
+   * The read to look at an object with after a change on `like`: the one at the change's own path, where there is one,
+   * else the resource's first. A read by another field (Ory Kratos' getIdentityByExternalID, first in its document)
+   * names the object by a value a replace may clear: read so, the replaced identity was 404 and each field it was sent
+   * 'undefined' (fifth sweep).
+   */
+  readAfter(resource: ResourceModel, like: OperationRoute): OperationRoute | undefined {
+    const reads = this.routes.filter((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+    return reads.find((r) => r.operation.path === like.operation.path) ?? reads[0];
+  }
+
   /** Creates an object with the main subject; undefined when it cannot. */
   async createObject(
     resource: ResourceModel,
