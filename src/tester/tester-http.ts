@@ -18,6 +18,8 @@ export interface TestRequest {
   raw?: string;
   /** Send no If-Match even where the operation requires one (the tester otherwise sends `If-Match: *` there). */
   noIfMatch?: true;
+  /** Name no version (the tester otherwise names the current one where the spec places it): the default applies. */
+  noVersion?: true;
   /** request_envelope: `body` goes held by this one member (`{ "product": body }`); set by TestContext.prepare. */
   wrap?: string;
   /** Send `body` as it is where the operation wraps its request (the probe of an unwrapped body). */
@@ -233,7 +235,7 @@ export function withQueryCredentials(r: TestRequest, names: readonly string[] | 
 
 /** `r` naming `v` where the spec places it, unless it already names a version there. */
 export function withVersion(r: TestRequest, v: VersionNaming | undefined): TestRequest {
-  if (!v) return r;
+  if (!v || r.noVersion === true) return r;
   const headers = r.headers ?? {};
   const has = (name: string) => Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase());
   if (v.kind === 'header') return has(v.name) ? r : { ...r, headers: { ...headers, [v.name]: v.value } };

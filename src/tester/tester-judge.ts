@@ -1,3 +1,4 @@
+import { lifecycleHeaderMismatch } from './tester-checks-versions.js';
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
@@ -498,6 +499,8 @@ export class Judge {
           );
         if (declared?.sunset !== undefined && !res.headers.get('sunset'))
           return fail(`a Sunset header: version ${version!} ends on ${declared.sunset}`, `${declared.pointer}/sunset`, 'no Sunset header');
+        const dates = declared ? lifecycleHeaderMismatch(declared, res) : undefined;
+        if (dates !== undefined) return fail(`Deprecation and Sunset saying the dates version ${version!} declares`, declared!.pointer, dates);
         return undefined;
       });
     }

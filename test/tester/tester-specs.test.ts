@@ -85,12 +85,16 @@ it('tickets.yaml with its version in the media type (default: required): every r
     expect(report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target, r.failure?.actual])).toEqual([]);
     // Before: the versioning part was skipped ("not exercised by the tester yet").
     const outcome = (check: string) => report.results.filter((r) => r.check === check).map((r) => [r.target.split(' ')[0], r.outcome]);
+    // Each version's read, the older one's list, and a read naming no version (refused: default required).
     expect(outcome('versioning.served')).toEqual([
       ['2', 'passed'],
       ['1', 'passed'],
+      ['1', 'passed'],
+      ['no', 'passed'],
     ]);
     expect(outcome('versioning.request-shape')).toEqual([['1', 'passed']]);
-    expect(outcome('versioning.unsupported').map(([, o]) => o)).toEqual(['passed']);
+    // A read and a create naming a version not served.
+    expect(outcome('versioning.unsupported').map(([, o]) => o)).toEqual(['passed', 'passed']);
     expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(20);
   } finally {
     await media.close();
