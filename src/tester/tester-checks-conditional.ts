@@ -48,13 +48,15 @@ async function freshObject(
   ctx: TestContext,
   r: ResourceModel,
   read: OperationRoute,
-): Promise<{ path: string; headers: Record<string, string>; key: unknown } | string> {
+): Promise<{ path: string; headers: Record<string, string>; key: unknown; made?: { req: TestRequest; tag: string } } | string> {
   const headers = await ctx.authFor(read.operation.auth);
   if (!headers) return 'no credential for the read';
   const made = await ctx.createObject(r);
   const obj = made && made.res.status < 300 ? (made.res.body as Record<string, unknown> | undefined) : await ctx.ensureObject(r);
   if (!obj) return `no ${r.name} could be made`;
-  return { path: ctx.pathOf(read, objectKey(r, obj)), headers, key: objectKey(r, obj) };
+  // The tag the create answered, where it answered one (an upsert's PUT, a create): the object's, as a read shows it.
+  const tag = made && made.res.status < 300 ? made.res.headers.get('etag') : null;
+  return { path: ctx.pathOf(read, objectKey(r, obj)), headers, key: objectKey(r, obj), ...(made && tag !== null ? { made: { req: made.req, tag } } : {}) };
 }
 
 async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRoute): Promise<void> {
@@ -70,6 +72,22 @@ async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRout
     const tag = res.headers.get('etag');
     if (tag === null || !ENTITY_TAG.test(tag))
       return scope.fail(ctx.failure(o.id, `a quoted ETag on the ${r.name} (etag: true)`, r.pointer, req, tag === null ? 'no ETag header' : `ETag ${tag}`));
+    // Strong (docs/format.md, "Conditional requests"): a weak tag never matches If-Match (RFC 9110 §13.1.1), so a
+    // client could not make a conditional change with the tag the service gave.
+    if (tag.startsWith('W/'))
+      return scope.fail(ctx.failure(o.id, `a strong ETag on the ${r.name} (etag: true), which If-Match can name`, r.pointer, req, `ETag ${tag}`));
+    // The tag the create answered is the object's: a client's first If-Match sends it.
+    if (fresh.made && fresh.made.tag !== tag)
+      return scope.fail({
+        ...ctx.failure(
+          o.id,
+          `the ETag the create answered (${fresh.made.tag}) is the ${r.name}'s, as a read right after answers it`,
+          r.pointer,
+          req,
+          `ETag ${tag}`,
+        ),
+        curl: ctx.client.curlSequence([{ req: fresh.made.req }, { note: `then (${o.id})`, req }]),
+      });
     // A change first (If-Match the tag just read): the tag must change with the object. Asked before If-None-Match,
     // so that a read ignoring If-None-Match (the tag a document answers, the 304 it does not declare) does not keep
     // a tag that never changes from being seen.
@@ -106,8 +124,39 @@ async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRout
     const conditional: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': current } };
     const same = await ctx.send(read, conditional);
     if (same.status !== 304 || same.text !== '')
-      scope.fail(
+      return scope.fail(
         ctx.failure(o.id, `304 with no body to If-None-Match: ${current}, the ${r.name}'s current tag`, r.pointer, conditional, describe(same).slice(0, 200)),
+      );
+    // A 304 carries the ETag a 200 would (RFC 9110 §15.4.5; docs/format.md): the client keeps its copy by it.
+    if (same.headers.get('etag') !== current)
+      return scope.fail(
+        ctx.failure(o.id, `the ${r.name}'s ETag (${current}) on the 304`, r.pointer, conditional, `ETag: ${same.headers.get('etag') ?? '(none)'}`),
+      );
+    // If-None-Match compares weakly (RFC 9110 §13.1.2): the current tag made weak matches too.
+    const weakReq: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': `W/${current}` } };
+    const weak = await ctx.send(read, weakReq);
+    if (weak.status !== 304)
+      return scope.fail(
+        ctx.failure(
+          o.id,
+          `304 to If-None-Match: W/${current}: If-None-Match compares weakly (RFC 9110 §13.1.2)`,
+          r.pointer,
+          weakReq,
+          describe(weak).slice(0, 200),
+        ),
+      );
+    // A tag that is not the current one matches nothing: the object, as without the header.
+    const otherReq: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': `"servicespec-stale-${ctx.runId}"` } };
+    const other = await ctx.send(read, otherReq);
+    if (!isSuccessAnswer(read, other.status) || other.text === '')
+      scope.fail(
+        ctx.failure(
+          o.id,
+          `the ${r.name} (${read.successStatus}) to If-None-Match naming a tag it does not have`,
+          r.pointer,
+          otherReq,
+          describe(other).slice(0, 200),
+        ),
       );
   });
   if (unmoved !== undefined) ctx.skip('endpoints', 'endpoints.etag', `${o.id}: a new ETag after a change`, `not run: ${unmoved}`, 'not-run');
@@ -203,14 +252,21 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
           ),
         );
     }
-    const currentReq = req(tag);
+    // The current tag in a list after one that matches nothing (RFC 9110 §13.1.1: a list matches when one of its tags does).
+    const currentReq = req(`"servicespec-stale-${ctx.runId}", ${tag}`);
     const current = await ctx.send(route, currentReq);
     // A transition that does not start from the object's state is refused for that, not for its tag.
     const illegal = (res: TestResponse) => o.action === 'transition' && ctx.expectCondition(res, 'illegal_transition') === undefined;
     if (illegal(current)) return;
     if (!isSuccessAnswer(route, current.status))
       return scope.fail(
-        ctx.failure(o.id, `a success for If-Match: ${tag}, the ${r.name}'s current tag`, o.pointer, currentReq, describe(current).slice(0, 200)),
+        ctx.failure(
+          o.id,
+          `a success for If-Match: "servicespec-stale-${ctx.runId}", ${tag}, a list naming the ${r.name}'s current tag`,
+          o.pointer,
+          currentReq,
+          describe(current).slice(0, 200),
+        ),
       );
     // The tag the change answered is the object's tag now: a read right after it answers the same one (a change
     // answering the tag it replaced sends its client's next If-Match to a refusal).
@@ -220,6 +276,9 @@ async function checkIfMatch(ctx: TestContext, r: ResourceModel, route: Operation
       const after = await ctx.send(read, afterReq);
       const now = after.headers.get('etag');
       const strong = (t: string) => t.replace(/^W\//, '');
+      // A change that changed the object moves its tag: a tag kept would let a client's stale If-Match through.
+      if (isSuccessAnswer(read, after.status) && now === tag && JSON.stringify(after.body) !== JSON.stringify(before.body))
+        return scope.fail(ctx.failure(o.id, `a new ETag once ${o.id} changed the ${r.name}`, r.pointer, afterReq, `ETag ${tag} before and after ${o.id}`));
       if (isSuccessAnswer(read, after.status) && now !== null && strong(now) !== strong(answered))
         return scope.fail(
           ctx.failure(
