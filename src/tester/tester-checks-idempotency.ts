@@ -7,6 +7,8 @@ import { getCustomTarget } from './tester-checks-params.js';
 import { getCustomBodyArbitrary } from './tester-arbitraries.js';
 import { getStateField } from '../model/model-lookup.js';
 import fc from 'fast-check';
+import { heldAsSent } from './tester-arbitraries.js';
+import { pageThrough } from './tester-checks-lists.js';
 
 // Idempotency-Key (endpoints.idempotency): the same request sent twice with one key gets the same answer and
 // makes one object; the key reused with another body gets the declared idempotency_conflict code. An update or a
@@ -24,20 +26,96 @@ export async function checkIdempotency(ctx: TestContext): Promise<void> {
       const key = `servicespec-test-${ctx.runId}-${o.id}-${Date.now().toString(36)}`;
       const body = await ctx.sampleCreateBody(route.resource!);
       const req: TestRequest = { method: route.method, path: ctx.pathOf(route), headers: { ...headers, [header]: key }, body };
+      const resource = route.resource!;
+      // The objects already holding what the body sends: a replay must not add one more.
+      const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource === resource && r.pathParams.length === 0);
+      const listHeaders = list ? await ctx.authFor(list.operation.auth) : undefined;
+      const twins = async (made: unknown): Promise<number | undefined> => {
+        if (!list || !listHeaders) return undefined;
+        let n = 0;
+        let read = false;
+        await pageThrough(ctx, list, listHeaders, (items) => {
+          read = true;
+          for (const item of items) if (objectKey(resource, item) !== made && Object.entries(body).every(([k, v]) => heldAsSent(resource, k, item[k], v))) n++;
+        });
+        return read ? n : undefined;
+      };
+      const before = await twins(undefined);
       const first = await ctx.send(route, req);
       if (!isSuccessAnswer(route, first.status)) return scope.skip(`${o.id} answered ${first.status}: nothing to replay`);
-      ctx.remember(route.resource!, first.body as Record<string, unknown>);
+      ctx.remember(resource, first.body as Record<string, unknown>);
+      const made = typeof first.body === 'object' && first.body !== null ? objectKey(resource, first.body as Record<string, unknown>) : undefined;
+      // The object changed between the two: the retry still gets the first answer, not the object as it is now.
+      const update = ctx.routes.find((r) => r.operation.action === 'update' && r.resource === resource);
+      const updateHeaders = update && made !== undefined ? await ctx.authFor(update.operation.auth) : undefined;
+      let changed = '';
+      if (update && updateHeaders) {
+        const res = await ctx.send(update, {
+          method: update.method,
+          path: ctx.pathOf(update, made),
+          headers: updateHeaders,
+          body: await ctx.validBody(update, made),
+        });
+        if (isSuccessAnswer(update, res.status)) changed = ` after ${update.operation.id} changed it`;
+      }
       const again = await ctx.send(route, req);
       if (again.status !== first.status || again.text !== first.text) {
         return scope.fail(
           ctx.failure(
             o.id,
-            `the same answer to the same request with ${header}: ${key} (one object made)`,
+            `the first answer again to the same request with ${header}: ${key}${changed} (one object made)`,
             '/endpoints/idempotency',
             req,
             `first ${describe(first).slice(0, 160)}; then ${describe(again).slice(0, 160)}`,
           ),
         );
+      }
+      // One object made: the list shows no second one holding what the body sent.
+      const after = before === undefined ? undefined : await twins(made);
+      if (before !== undefined && after !== undefined && after > before)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `one ${resource.name} made by the request and its retry with ${header}: ${key}`,
+            '/endpoints/idempotency',
+            req,
+            `${list!.operation.id} lists ${after - before} more ${resource.name} holding what the request sent, besides the one its first answer names`,
+          ),
+        );
+      // A key names one request of one client: another subject's request with it, or the body sent to another
+      // operation, is not answered the first answer (which names this subject's object).
+      const otherHeaders = resource.owner !== undefined ? await ctx.authFor(o.auth, ctx.other) : undefined;
+      if (otherHeaders && Object.keys(otherHeaders).length > 0) {
+        const theirs: TestRequest = { ...req, headers: { ...otherHeaders, [header]: key } };
+        const res = await ctx.send(route, theirs);
+        if (res.status === first.status && res.text === first.text)
+          return scope.fail(
+            ctx.failure(
+              o.id,
+              `another subject's request with ${header}: ${key} not answered this subject's ${resource.name} (a key is one client's)`,
+              '/endpoints/idempotency',
+              theirs,
+              `the first answer again: ${describe(res).slice(0, 160)}`,
+            ),
+          );
+      }
+      const elsewhere = ctx.routes.find((r) => r !== route && r.operation.action === 'create' && r.pathParams.length === 0 && r.path !== route.path);
+      const elsewhereHeaders = elsewhere ? await ctx.authFor(elsewhere.operation.auth) : undefined;
+      if (elsewhere && elsewhereHeaders) {
+        const moved: TestRequest = { method: elsewhere.method, path: ctx.pathOf(elsewhere), headers: { ...elsewhereHeaders, [header]: key }, body };
+        const res = await ctx.send(elsewhere, moved);
+        if (isSuccessAnswer(elsewhere, res.status) && elsewhere.resource && typeof res.body === 'object' && res.body !== null && res.text !== first.text)
+          ctx.remember(elsewhere.resource, res.body as Record<string, unknown>);
+        if (res.status === first.status && res.text === first.text)
+          return scope.fail(
+            ctx.failure(
+              o.id,
+              `${header}: ${key} reused on ${elsewhere.operation.id} (${elsewhere.method} ${elsewhere.path}) not answered ${o.id}'s first answer: another request`,
+              '/endpoints/idempotency',
+              moved,
+              `the first answer again: ${describe(res).slice(0, 160)}`,
+            ),
+          );
       }
       const d = ctx.declared('idempotency_conflict');
       if (!d) return scope.skip('no error code declared for idempotency_conflict (not shown)');
