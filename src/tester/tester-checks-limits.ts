@@ -45,7 +45,17 @@ export function rateHeadersMismatch(ctx: TestContext, route: OperationRoute, res
   const rl = res.headers.get('ratelimit');
   if (rl === null) return 'no RateLimit header';
   try {
-    parseList(rl);
+    // Each declared policy's remaining quota (r) within its quota, and the seconds until it resets (t) within its
+    // window (draft-ietf-httpapi-ratelimit-headers: t is delta seconds, not a time since the epoch).
+    for (const [item, params] of parseList(rl)) {
+      const p = policies.find((x) => x.name === String(item));
+      if (!p) continue;
+      const w = Math.max(1, Math.round(p.r.per.ms / 1000));
+      const r = params.get('r');
+      const t = params.get('t');
+      if (typeof r === 'number' && r > p.r.requests) return `RateLimit ${p.name} says r=${r}, more than its quota of ${p.r.requests}`;
+      if (typeof t === 'number' && t > w) return `RateLimit ${p.name} says t=${t}, more than its window of ${w} s (t is the seconds until the quota resets)`;
+    }
   } catch {
     try {
       parseDictionary(rl);
@@ -162,9 +172,31 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
         const over: TestRequest = { method: 'GET', path: ctx.pathOf(listRoute, undefined, { [sizeParam]: String(page.max + 1) }), headers };
         const r2 = await ctx.send(listRoute, over);
         if (page.overMax === 'clamp') {
-          const items = r2.status === 200 ? getPageItems(listRoute, r2.body) : undefined;
+          let items = r2.status === 200 ? getPageItems(listRoute, r2.body) : undefined;
           if (!items || items.length > page.max)
-            scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max + 1} clamped to ${page.max}`, page.pointers.overMax, over, r2));
+            return scope.fail(ctx.failure(o.id, `${sizeParam}=${page.max + 1} clamped to ${page.max}`, page.pointers.overMax, over, r2));
+          // Clamped to the maximum, not to less: with more objects than it, a full page of exactly the maximum.
+          const shown = getPageItems(listRoute, r1.body)?.length ?? 0;
+          if (shown < page.max) {
+            // Objects made until more exist than the maximum (a nested list's parent is not made here).
+            if (listRoute.pathParams.length > 0) return;
+            for (let i = shown; i <= page.max; i++) {
+              const c = await ctx.createObject(listRoute.resource!);
+              if (!c || c.res.status >= 300) return;
+            }
+          }
+          const r3 = await ctx.send(listRoute, over);
+          items = r3.status === 200 ? getPageItems(listRoute, r3.body) : undefined;
+          if (!items || items.length !== page.max)
+            scope.fail(
+              ctx.failure(
+                o.id,
+                `${sizeParam}=${page.max + 1} clamped to ${page.max}: ${page.max} items when more exist`,
+                page.pointers.overMax,
+                over,
+                `${items?.length ?? 'no'} items; ${describe(r3).slice(0, 200)}`,
+              ),
+            );
           return;
         }
         if (page.overMax !== 'reject') return scope.skip('the spec does not show what a page size over the maximum gets (over_max not shown)');

@@ -131,6 +131,14 @@ const FIXED: { fault: string; only: string[]; check: string; expected: RegExp }[
     check: 'endpoints.idempotency',
     expected: /the first answer again to the same request with Idempotency-Key: .* after updateSubscription changed it/,
   },
+  // Limits: a clamp was held to no more than the maximum only, and RateLimit was read for its syntax only.
+  { fault: 'clamp-to-default', only: ['limits.page-size'], check: 'limits.page-size', expected: /limit=11 clamped to 10: 10 items when more exist/ },
+  {
+    fault: 'ratelimit-reset-epoch',
+    only: ['limits.rate-headers'],
+    check: 'limits.rate-headers',
+    expected: /RateLimit-Policy and RateLimit headers naming the declared policies/,
+  },
 ];
 
 /** Faults a default run still lets through (docs/testing.md, "Round 7"), each a fix not made yet. */
