@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve as resolvePath } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { escapePointerToken } from '../util/util-json-pointer.js';
+import { escapePointerToken, getPointerTokens } from '../util/util-json-pointer.js';
 import { isObject as isObj } from './import-schema.js';
 
 type Obj = Record<string, unknown>;
@@ -20,22 +20,13 @@ export interface SourcePlace {
   pointer: string;
 }
 
-/** The tokens of a JSON pointer (a diagnostic's: `/paths/~1pets/get`). */
-export const pointerTokens = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .split('/')
-        .slice(1)
-        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-
 /** The tokens of a `$ref`'s fragment (`#/paths/~1v2~1apps~1%7Bapp_id%7D/get`): a URI fragment, percent-encoded. */
 export function refTokens(ref: string): string[] {
   const fragment = ref.replace(/^#/, '');
   try {
-    return pointerTokens(decodeURIComponent(fragment));
+    return getPointerTokens(decodeURIComponent(fragment));
   } catch {
-    return pointerTokens(fragment);
+    return getPointerTokens(fragment);
   }
 }
 
@@ -375,7 +366,7 @@ export const swagger2Section: TargetSection = (tokens) => {
  */
 export function getSourcePlace(pointer: string, moved: ReadonlyMap<string, string>, files: SourceFiles): SourcePlace {
   // Some places are said as a `$ref` names them (`#/components/…`, percent-encoded): read as the pointer they are.
-  let p = tokensToPointer(pointer.startsWith('#') ? refTokens(pointer) : pointerTokens(pointer));
+  let p = tokensToPointer(pointer.startsWith('#') ? refTokens(pointer) : getPointerTokens(pointer));
   // A target moved out of another moved one: back through each, the latest first.
   for (let i = 0; i < 64; i++) {
     let best: string | undefined;
@@ -383,5 +374,5 @@ export function getSourcePlace(pointer: string, moved: ReadonlyMap<string, strin
     if (best === undefined) break;
     p = moved.get(best)! + p.slice(best.length);
   }
-  return files.walk(pointerTokens(p)).place;
+  return files.walk(getPointerTokens(p)).place;
 }

@@ -3,7 +3,7 @@
 // Swagger 2.0 document; what the importer says afterwards is pointed back at the original by getSwagger2Pointer.
 import { upgrade } from '@scalar/openapi-upgrader';
 import { createDiagnostic, type Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
-import { joinPointer } from '../util/util-json-pointer.js';
+import { getPointerTokens, joinPointer } from '../util/util-json-pointer.js';
 import { getByPointer, isObject as isObj } from './import-schema.js';
 
 type Obj = Record<string, unknown>;
@@ -158,19 +158,11 @@ export function convertSwagger2(value: Obj, file: string): Swagger2Result {
   return { document: converted, diagnostics };
 }
 
-const tokensOf = (pointer: string): string[] =>
-  pointer === ''
-    ? []
-    : pointer
-        .split('/')
-        .slice(1)
-        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-
 /** The node at `tokens`; with `follow`, `$ref`s inside the document are followed on the way (bounded: no cycle). */
 function nodeAt(root: unknown, tokens: readonly string[], follow = true): unknown {
   const deref = (n: unknown): unknown => {
     for (let hops = 0; follow && isObj(n) && typeof n.$ref === 'string' && n.$ref.startsWith('#/') && hops < 8; hops++)
-      n = nodeAt(root, tokensOf(n.$ref.slice(1)), false);
+      n = nodeAt(root, getPointerTokens(n.$ref.slice(1)), false);
     return n;
   };
   let node: unknown = root;
@@ -202,7 +194,7 @@ function originalParameter(original: unknown, list: readonly string[], pick: (p:
  * original holds, so a pointer always names a place the user's document has.
  */
 export function getSwagger2Pointer(pointer: string, original: Obj, converted: Obj): string {
-  const t = tokensOf(pointer);
+  const t = getPointerTokens(pointer);
   let out: string[] = t;
   const comp: Record<string, string> = { schemas: 'definitions', securitySchemes: 'securityDefinitions', parameters: 'parameters', responses: 'responses' };
   // A media type's content in OpenAPI 3 is Swagger's one schema (or examples) on the parameter or response.

@@ -9,3 +9,13 @@ export function escapePointerToken(token: string): string {
 export function joinPointer(base: string, token: string | number): string {
   return `${base}/${escapePointerToken(String(token))}`;
 }
+
+/** The unescaped tokens of a JSON pointer (`/paths/~1pets/get` → `paths`, `/pets`, `get`); `''` has none. */
+export function getPointerTokens(pointer: string): string[] {
+  return pointer === ''
+    ? []
+    : pointer
+        .split('/')
+        .slice(1)
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+}
