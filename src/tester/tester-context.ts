@@ -330,7 +330,7 @@ export class TestContext {
     if (this.declared(condition)) return this.expectCondition(res, condition);
     // serve's answer to a condition no code declares (its own code, named after the condition) is not judged, as
     // errors.declared-codes leaves it: a refusal all the same.
-    if (this.isGapAnswer(res, route) && res.status >= 400 && res.status < 500) return undefined;
+    if (this.isGapAnswer(res) && res.status >= 400 && res.status < 500) return undefined;
     const r = this.refusal(route, condition);
     // A credential the operation's security requires, left out or never issued: whatever the document lists, the
     // request is not served (Schemathesis' ignored_auth).
@@ -372,10 +372,9 @@ export class TestContext {
   /**
    * An answer for a condition the spec declares no code for: nothing declared to hold it to. serve answers such a gap
    * with the condition's name as its code, or, where the declared error body's code field is a number, with the
-   * built-in status of an undeclared condition (FALLBACK_STATUS) in both the status and the code. `route`, where the
-   * answer is to one, narrows the codes of that status that make it no gap's to those the operation lists.
+   * built-in status of an undeclared condition (FALLBACK_STATUS) in both the status and the code.
    */
-  isGapAnswer(res: TestResponse, route?: OperationRoute): boolean {
+  isGapAnswer(res: TestResponse): boolean {
     const errors = this.model.errors;
     const codeAt = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).at.code ?? ['code']) : ['code'];
     const code = getValueAt(res.body, codeAt);
@@ -384,14 +383,9 @@ export class TestContext {
     if (typeof code === 'string')
       return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition) && FALLBACK_STATUS[code as Condition] === res.status;
     // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
-    // fallback status of an undeclared condition that no declared code has is the gap's. Of an operation, the codes it
-    // lists: another operation's 422 (Ory Kratos' errorBrowserLocationChangeRequired) says nothing of this one's answer,
-    // and serve's gap 422 to a create listing 400 and 409 failed as the service's own (fifth sweep).
+    // fallback status of an undeclared condition that no declared code has is the gap's.
     if (errors?.body?.kind === 'declared' && getErrorBodyRoles(errors.body).code === undefined && code === undefined)
-      return (
-        !errors.codes.some((c) => c.status === res.status && (route === undefined || route.operation.errors.includes(c.name))) &&
-        CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c))
-      );
+      return !errors.codes.some((c) => c.status === res.status) && CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
     if (typeof code !== 'number' || code !== res.status) return false;
     return CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
   }
@@ -589,7 +583,7 @@ export class TestContext {
       this.notImplemented.add(route.operation.id);
       return res;
     }
-    const gap = this.isGapAnswer(res, route);
+    const gap = this.isGapAnswer(res);
     if (res.status >= 400 && !gap) {
       const auth = route?.operation.auth;
       // Not where the run's credential was taken with each of those scopes before: then it holds them, and a 403 for

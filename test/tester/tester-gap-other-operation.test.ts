@@ -2,7 +2,10 @@
 // status: the condition's built-in one (422 for validation) that no declared code has. Ory Kratos' document
 // (ory/kratos spec/api.json, fifth sweep) declares a 422 for its browser flows only; its createIdentity lists 400
 // and 409, and serve's gap 422 to an invalid identity was judged as the service's own: 84 endpoints.invalid-requests
-// failures against serve. Of an operation, only the codes it lists make that status no gap's.
+// failures against serve. serve now answers such a body with the operation's own 400 (its one code of the status HTTP
+// gives the condition: runtime-operation-refusal.test.ts), which the tester takes. (createBrowserFlow, listing its 422
+// alone, still gets serve's gap 400 for malformed JSON, which the tester cannot tell from a service's own answer where
+// the error body has no code field and another operation lists a 400: docs/testing.md, "Not checked yet".)
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
@@ -48,9 +51,9 @@ afterAll(async () => {
   await s?.close();
 });
 
-it("leaves serve's 422 to an invalid body unjudged where the operation lists no 422, though another operation does", async () => {
+it("passes serve's answer to an invalid body where the operation lists no 422, though another operation does", async () => {
   const report = await testService(s.model, { baseUrl: s.url, ...s.options, seed: 1, only: ['endpoints.invalid-requests'] });
   const ran = report.results.filter((r) => r.target.startsWith('createIdentity'));
   expect(ran.length).toBeGreaterThan(0);
-  expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.target}: ${r.failure?.actual}`)).toEqual([]);
+  expect(ran.filter((r) => r.outcome === 'failed').map((r) => `${r.target}: ${r.failure?.actual}`)).toEqual([]);
 }, 60_000);
