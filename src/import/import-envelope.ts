@@ -50,6 +50,8 @@ export interface EnvelopeCandidate {
   fields: Record<string, FieldSpec>;
   /** The list's largest page size (its page size parameter's maximum): an echoed page size bounded by it is a page's. */
   limitCap?: number;
+  /** A wrapper whose one member the document leaves optional (DigitalOcean's `{ droplet }`): served, it always holds it. */
+  optional?: true;
 }
 
 /** The envelope an answer may be: an object with a data property holding a resource, beside at least one object. */
@@ -59,9 +61,13 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   if (!s || !isObject(s.properties)) return undefined;
   const props = s.properties;
   const only = Object.keys(props).length === 1 ? Object.keys(props)[0] : undefined;
-  if (only !== undefined && Array.isArray(s.required) && s.required.includes(only)) {
+  if (only !== undefined) {
+    const required = Array.isArray(s.required) && s.required.includes(only);
     const wrapper = readWrapper(ctx, props[only], joinPointer(joinPointer(flat.pointer, 'properties'), only), only);
-    if (wrapper) return wrapper;
+    // An optional member is a wrapper only where it is named after the resource it holds (`droplet`: Droplet), so an
+    // object with one optional member of its own (`{ config }`) is not read as one.
+    if (wrapper && required) return wrapper;
+    if (wrapper && namesResource(only, wrapper.dataShape.resource!)) return { ...wrapper, optional: true };
   }
   const data = DATA_NAMES.find((n) => Object.hasOwn(props, n));
   if (data === undefined) return undefined;
@@ -88,6 +94,12 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   } finally {
     ctx.diagnostics.length = said;
   }
+}
+
+/** Whether a member's name is its resource's (`droplet`, `floating_ip` for `FloatingIp`), case and `_`/`-` aside. */
+function namesResource(member: string, resource: string): boolean {
+  const plain = (n: string) => n.replace(/[-_]/g, '').toLowerCase();
+  return plain(member) === plain(resource);
 }
 
 /**

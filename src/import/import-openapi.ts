@@ -3471,8 +3471,20 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         nextInEnvelope.delete(src);
       } else if (prepare.candidate) {
         const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
-        if (envelope) enveloped.set(src.id, envelope);
-        else if (inferred.action === 'custom') {
+        if (envelope) {
+          enveloped.set(src.id, envelope);
+          if (prepare.candidate.optional)
+            report(
+              ctx,
+              'import-approximated',
+              {
+                item: `operation ${src.id}: the answer's \`${prepare.candidate.data}\``,
+                as: 'the envelope holding the object, always present',
+                reason: 'the document leaves the member optional; an answer without it would hold no object',
+              },
+              prepare.candidate.dataPointer,
+            );
+        } else if (inferred.action === 'custom') {
           // Custom either way: why, as the whole answer and as its data say (a resource with no identifier).
           const inData = inferred.reason;
           ({ success, response } = prepare.whole);

@@ -140,3 +140,74 @@ describe('request_envelope through export and import', () => {
     expect(modelToSpec(compileSpecText(back.text!).model!).endpoints).toEqual(modelToSpec(model).endpoints);
   });
 });
+
+// DigitalOcean's answers wrap the object in a member named after it that the document leaves optional
+// (`{ droplet: Droplet }`, no `required`): 223 of its operations were custom for it. Read as the envelope, always
+// present in served answers, and said; a lone optional member named otherwise is the answer's own field.
+describe('an answer wrapper whose one member the document leaves optional', () => {
+  const optional = (name: string, member: string) => ({ type: 'object', properties: { [member]: ref(name) } });
+  const doc = (member: string) => ({
+    openapi: '3.0.3',
+    info: { title: 'cloud', version: '2' },
+    paths: {
+      '/droplets': {
+        post: {
+          operationId: 'createDroplet',
+          requestBody: { required: true, ...json(ref('DropletCreate')) },
+          responses: { '202': { description: 'made', ...json(optional('Droplet', member)) }, '422': problem },
+        },
+      },
+      '/droplets/{droplet_id}': {
+        parameters: [{ name: 'droplet_id', in: 'path', required: true, schema: { type: 'integer' } }],
+        get: { operationId: 'getDroplet', responses: { '200': { description: 'it', ...json(optional('Droplet', member)) }, '404': problem } },
+      },
+    },
+    components: {
+      schemas: {
+        Droplet: {
+          type: 'object',
+          required: ['id', 'name'],
+          properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string', maxLength: 40 } },
+        },
+        DropletCreate: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 40 } } },
+        Error: { type: 'object', required: ['errors'], properties: { errors: { type: 'string' } } },
+      },
+    },
+  });
+
+  it('named after its resource, is the envelope: create and read actions, and said at the member', async () => {
+    const r = await importOpenApiDocument(doc('droplet'), 'cloud.json');
+    const c = compileSpecText(r.text!);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(c.model!.endpoints!.operations.map((o) => [o.id, o.action, o.resource, o.envelope?.data])).toEqual([
+      ['createDroplet', 'create', 'Droplet', 'droplet'],
+      ['getDroplet', 'read', 'Droplet', 'droplet'],
+    ]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('always present')).map((d) => [d.pointer, d.message])).toEqual([
+      [
+        '/paths/~1droplets/post/responses/202/content/application~1json/schema/properties/droplet',
+        "operation createDroplet: the answer's `droplet` is imported as the envelope holding the object, always present: the document leaves the member optional; an answer without it would hold no object",
+      ],
+      [
+        '/paths/~1droplets~1{droplet_id}/get/responses/200/content/application~1json/schema/properties/droplet',
+        "operation getDroplet: the answer's `droplet` is imported as the envelope holding the object, always present: the document leaves the member optional; an answer without it would hold no object",
+      ],
+    ]);
+    const s = await startService(c.checked!);
+    try {
+      const t = await testService(c.checked!, { baseUrl: s.url, seed: 2, runs: 3 });
+      expect(t.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.actual])).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  it('named otherwise, is not: the operations stay custom', async () => {
+    const r = await importOpenApiDocument(doc('config'), 'cloud.json');
+    const ops = compileSpecText(r.text!).model!.endpoints!.operations;
+    expect(ops.map((o) => [o.id, o.action])).toEqual([
+      ['createDroplet', 'custom'],
+      ['getDroplet', 'custom'],
+    ]);
+  });
+});
