@@ -517,6 +517,22 @@ describe('page members and the first page (paging.first_page, paging.members)', 
   });
 });
 
+describe("an operation's own code for a condition no code declares (getOperationRefusalCode)", () => {
+  it('is the one code of the first status HTTP gives the condition that the operation lists; none where it lists two of it, or the condition is declared', () => {
+    const code = (name: string, status: number) => ({ name, status }) as unknown as NonNullable<ServiceModel['errors']>['codes'][number];
+    const errors = { byCondition: {}, codes: [code('bad', 400), code('also_bad', 400), code('unprocessable', 422), code('gone', 404)] };
+    const of = (listed: string[], condition: Parameters<typeof defaults.getOperationRefusalCode>[2], e = errors) =>
+      defaults.getOperationRefusalCode(e, { errors: listed }, condition)?.name;
+    expect(of(['bad'], 'validation')).toBe('bad');
+    expect(of(['bad', 'unprocessable'], 'validation')).toBe('unprocessable');
+    expect(of(['bad', 'also_bad'], 'validation')).toBeUndefined();
+    expect(of(['gone', 'bad'], 'missing_resource')).toBe('gone');
+    expect(of(['unprocessable'], 'malformed_request')).toBeUndefined();
+    expect(of(['bad'], 'validation', { ...errors, byCondition: { validation: 'bad' } })).toBeUndefined();
+    expect(of(['bad'], 'unique_conflict')).toBeUndefined();
+  });
+});
+
 describe('the model API surface', () => {
   it('every exported function of src/model is exercised above', () => {
     const fns = [builder, lookup, defaults, routes, schemas].flatMap((mod) =>
@@ -579,6 +595,7 @@ describe('the model API surface', () => {
         'getResourceSchema',
         'getRequestSchema',
         'getMergePatchSchema',
+        'getOperationRefusalCode',
         'getUnsourcedFields',
         'getUnstatedValueFields',
         'getServiceSetFields',
