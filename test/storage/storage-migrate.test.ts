@@ -521,6 +521,15 @@ ${removed}`;
         expect((await readAll(db, v1)).map((x) => x.meta)).toEqual([{ color: 'red' }, null, null]);
       });
 
+      it('reads the rows in pages: the one past the first 1,000 is named', async () => {
+        const many = Array.from({ length: 1002 }, (_, i) => ({ id: `r${String(i).padStart(4, '0')}`, code: i === 1001 ? 'zz' : 'AB-1' }));
+        const db = await seedOn(engine.make, v1, many);
+        const r = await runCli(['migrate', specFile(v2), '--db', db.url]);
+        expect(r.stderr).toBe('');
+        expect(r.stdout).toContain('refused: migrate-rows-invalid: field Task.code: 1 row would not be valid for the new spec');
+        expect(r.stdout).toContain('): r1001');
+      });
+
       it('a shape every stored value meets is taken by migrate and serve alike, and recorded', async () => {
         const db = await seedOn(engine.make, v1, rows);
         const wider = shaped(', size: { type: integer, optional: true }', 'string, maxLength: 5', ', pattern: "^[A-Za-z-0-9]+$"');

@@ -221,7 +221,6 @@ async function checkShape(session: MigrationSession, t: TablePlan, c: ColumnPlan
   const ajv = createModelAjv({ allErrors: false });
   const before = ajv.compile(typedDiscriminators(c.shape ?? {}) as object);
   const after = ajv.compile(typedDiscriminators(nc.shape) as object);
-  const p = params(session);
   const key = q(t.primaryKey);
   const select = `SELECT ${key} AS k, ${q(c.name)} AS v FROM ${q(t.name)} WHERE ${q(c.name)} IS NOT NULL`;
   const found: unknown[] = [];
@@ -229,7 +228,8 @@ async function checkShape(session: MigrationSession, t: TablePlan, c: ColumnPlan
   let why = '';
   for (let last: unknown = undefined, more = true; more;) {
     const rows = await session.query(
-      `${select}${last === undefined ? '' : ` AND ${key} > ${p()}`} ORDER BY ${key} LIMIT 500`,
+      // Each page's statement has its one parameter ($1 on PostgreSQL).
+      `${select}${last === undefined ? '' : ` AND ${key} > ${params(session)()}`} ORDER BY ${key} LIMIT 500`,
       last === undefined ? [] : [last],
     );
     more = rows.length === 500;
