@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import Fastify, { type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { FORM_MEDIA_TYPE } from '../../model/model-defaults.js';
 import { getRoutes, isIdempotentOperation, type Route } from '../../model/model-routes.js';
-import type { AuthRequirement, CheckedModel, OperationModel, ServiceModel } from '../../model/model-types.js';
+import type { AuthRequirement, CheckedModel, ServiceModel } from '../../model/model-types.js';
 import { getUncheckedProblem } from '../../model/model-checked.js';
 import type { DiagnosticCode } from '../../diagnostics/diagnostics-catalogue.js';
 import type { HttpMethod } from '../../spec/spec-types.js';
@@ -234,8 +234,12 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   }
   const storage = tracer ? traceStorage(options.storage, tracer) : options.storage;
   const metrics = options.metrics === true ? createMetrics() : undefined;
-  const operationOf = metrics ? createOperationNamer(routes) : undefined;
-  const responder = createErrorResponder(model, createOperationFinder(routes));
+  const findRoute = createRouteFinder(routes);
+  const operationOf = metrics ? createOperationNamer(findRoute) : undefined;
+  const responder = createErrorResponder(model, (request) => {
+    const r = findRoute(request);
+    return r?.kind === 'operation' ? r.operation : undefined;
+  });
   const errors = metrics ? countRefusals(responder, metrics, operationOf!) : responder;
   const ctx: RuntimeContext = {
     model,
@@ -486,27 +490,24 @@ async function registerServicespec(app: FastifyInstance, options: PluginOptions,
   app.addHook('onClose', async () => rateStore.close());
 }
 
-/**
- * The metrics' operation label of a request: the operation id of its route (HEAD as its GET), the route kind for
- * the token endpoint, the event stream and the webhook registration routes, `none` where no route matched.
- */
-function createOperationNamer(routes: readonly Route[]): (request: FastifyRequest) => string {
-  const names = new Map<string, string>();
-  for (const r of routes) names.set(`${r.method} ${r.routerPath}`, r.kind === 'operation' ? r.operation.id : r.kind);
+/** The route a request was routed to (HEAD as its GET); undefined where no route of the spec matched. */
+function createRouteFinder(routes: readonly Route[]): (request: FastifyRequest) => Route | undefined {
+  const byKey = new Map<string, Route>();
+  for (const r of routes) byKey.set(`${r.method} ${r.routerPath}`, r);
   return (request) => {
     const path = getRoutePath(request);
-    if (path === undefined) return 'none';
-    return names.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`) ?? 'none';
+    return path === undefined ? undefined : byKey.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`);
   };
 }
 
-/** The operation a request was routed to (undefined for the runtime's own routes and an unrouted request). */
-function createOperationFinder(routes: readonly Route[]): (request: FastifyRequest) => OperationModel | undefined {
-  const operations = new Map<string, OperationModel>();
-  for (const r of routes) if (r.kind === 'operation') operations.set(`${r.method} ${r.routerPath}`, r.operation);
+/**
+ * The metrics' operation label of a request: the operation id of its route, the route kind for the token endpoint,
+ * the event stream and the webhook registration routes, `none` where no route matched.
+ */
+function createOperationNamer(find: (request: FastifyRequest) => Route | undefined): (request: FastifyRequest) => string {
   return (request) => {
-    const path = getRoutePath(request);
-    return path === undefined ? undefined : operations.get(`${request.method === 'HEAD' ? 'GET' : request.method} ${path}`);
+    const r = find(request);
+    return r === undefined ? 'none' : r.kind === 'operation' ? r.operation.id : r.kind;
   };
 }
 
