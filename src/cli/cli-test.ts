@@ -130,7 +130,7 @@ export async function runTest(file: string, cli: TestCliOptions): Promise<ExitCo
     ['runs', '--runs'],
     ['webhookListen', '--webhook-listen'],
   ] as const) {
-    const n = positiveInt(cli[key], flag, key === 'seed' ? 0 : 1);
+    const n = positiveInt(cli[key], flag, key === 'seed' || key === 'webhookListen' ? 0 : 1);
     if (typeof n === 'string') return usage(n);
     numbers[key] = n;
   }
@@ -290,7 +290,7 @@ export function registerTestCommand(program: Command): void {
     .option('--replay <report.json>', 're-run the failed checks of a report written with --format json, on their targets, with its seed')
     .option('--allow-incomplete', 'exit 0, not 3, when no check failed but some could not run')
     .option('--rate-limits', 'spend the declared rate-limit budget to check it is enforced')
-    .option('--webhook-listen <port>', 'receive webhooks on this port and verify their signatures')
+    .option('--webhook-listen <port>', 'receive webhooks on this port (0: any free one) and verify their signatures')
     .option(
       '--broker <url>',
       'read the events the service publishes to this broker (nats://… or amqp://…, as declared in events.delivery.broker) and check them',

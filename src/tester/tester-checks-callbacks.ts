@@ -51,7 +51,7 @@ export async function checkCallbacks(ctx: TestContext): Promise<void> {
     const receiver = await listen(port);
     try {
       const subscribe = async (path: string) =>
-        ctx.createObject(resource, { ...(await ctx.sampleCreateBody(resource)), [c.url]: `http://127.0.0.1:${port}${path}` });
+        ctx.createObject(resource, { ...(await ctx.sampleCreateBody(resource)), [c.url]: `http://127.0.0.1:${receiver.port}${path}` });
       const made = await subscribe('/servicespec-callback');
       if (!made || !isSuccessAnswer(create, made.res.status))
         return scope.fail(

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { isRawEvent } from '../model/model-defaults.js';
 import { isSuccessAnswer, getRoutes, type WebhooksRoute } from '../model/model-routes.js';
 import type { EventKindModel, ResourceModel } from '../model/model-types.js';
@@ -78,15 +79,22 @@ export function getDeliveryBodyProblem(
   return undefined;
 }
 
-/** A receiver on 127.0.0.1:port keeping every delivery, by the path it was sent to. */
-export async function listen(port: number): Promise<{ deliveries: (Delivery & { path: string })[]; close(): Promise<void> }> {
-  const deliveries: (Delivery & { path: string })[] = [];
+/**
+ * A receiver on 127.0.0.1:port (0: a free port the system picks, read back as `port`) keeping every delivery, by the
+ * path it was sent to; `statusOf` says what to answer a delivery (204 unless it says otherwise).
+ */
+export async function listen(
+  port: number,
+  statusOf: (earlier: readonly Delivery[]) => number = () => 204,
+): Promise<{ port: number; deliveries: (Delivery & { path: string; status: number })[]; close(): Promise<void> }> {
+  const deliveries: (Delivery & { path: string; status: number })[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      deliveries.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(204).end();
+      const status = statusOf(deliveries);
+      deliveries.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
+      res.writeHead(status).end();
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -94,6 +102,7 @@ export async function listen(port: number): Promise<{ deliveries: (Delivery & { 
     server.listen(port, '127.0.0.1', resolve);
   });
   return {
+    port: (server.address() as AddressInfo).port,
     deliveries,
     close: () =>
       new Promise<void>((resolve) => {
@@ -145,7 +154,7 @@ async function checkWebhookOwnership(ctx: TestContext, port: number): Promise<vo
           method: 'POST',
           path: ctx.fillVersion(add.path),
           headers,
-          body: { url: `http://127.0.0.1:${port}/servicespec-test-${who}`, kinds: names },
+          body: { url: `http://127.0.0.1:${receiver.port}/servicespec-test-${who}`, kinds: names },
         };
         const res = await ctx.send(undefined, reg);
         if (!isSuccessAnswer(add, res.status))
@@ -255,21 +264,9 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
     const headers = await ctx.authFor(add.auth);
     if (!headers) return scope.skip('no credential for the webhook registration');
     const retryMs = getFirstRetryMs(ctx);
-    const deliveries: (Delivery & { status: number })[] = [];
-    const server = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        // The first attempt fails, so a declared retry is seen (and its webhook-id compared).
-        const status = retryMs !== undefined && deliveries.length === 0 ? 500 : 204;
-        deliveries.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), status });
-        res.writeHead(status).end();
-      });
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(port, '127.0.0.1', resolve);
-    });
+    // The first attempt fails, so a declared retry is seen (and its webhook-id compared).
+    const receiver = await listen(port, (earlier) => (retryMs !== undefined && earlier.length === 0 ? 500 : 204));
+    const deliveries = receiver.deliveries;
     const ids: unknown[] = [];
     try {
       // Only http and https URLs are taken (docs/events.md, "Unsafe targets"): another scheme is the validation refusal.
@@ -277,7 +274,7 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
         method: 'POST',
         path: ctx.fillVersion(add.path),
         headers,
-        body: { url: `ftp://127.0.0.1:${port}/servicespec-test`, kinds: [kind.name] },
+        body: { url: `ftp://127.0.0.1:${receiver.port}/servicespec-test`, kinds: [kind.name] },
       };
       const refused = await ctx.send(undefined, bad);
       if (isSuccessAnswer(add, refused.status)) ids.push(refused.body?.id);
@@ -296,7 +293,7 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
         method: 'POST',
         path: ctx.fillVersion(add.path),
         headers,
-        body: { url: `http://127.0.0.1:${port}/servicespec-test`, kinds: [kind.name] },
+        body: { url: `http://127.0.0.1:${receiver.port}/servicespec-test`, kinds: [kind.name] },
       };
       const res = await ctx.send(undefined, reg);
       if (!isSuccessAnswer(add, res.status) || typeof res.body?.secret !== 'string')
@@ -389,10 +386,7 @@ async function checkWebhookSignature(ctx: TestContext, port: number): Promise<vo
           ),
         );
     } finally {
-      await new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+      await receiver.close();
       if (remove)
         for (const id of ids.filter((x) => x !== undefined))
           await ctx

@@ -32,7 +32,7 @@ export interface TestOptions {
   requestTimeoutMs?: number;
   /** Spend the rate-limit budget to check the declared limits. */
   rateLimits?: boolean;
-  /** Listen on this port for webhooks and check they are signed (needs a webhook registration path). */
+  /** Listen on this port (0: any free one) for webhooks and check they are signed (needs a webhook registration path). */
   webhookListen?: number;
   /** Read the events the service publishes to this broker (nats://… or amqp://…; events.delivery.broker) and check them. */
   broker?: string;

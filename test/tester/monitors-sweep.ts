@@ -5,7 +5,7 @@
 // bench/tester-monitors-sweep.ts.
 
 import type { Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { CheckedModel } from '../../src/model/model-types.js';
 import { compileSpecFile } from '../../src/program.js';
@@ -38,16 +38,6 @@ export function compileMonitors(): CheckedModel {
   return c.checked;
 }
 
-/** A port free on 127.0.0.1 now, for --webhook-listen. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = createNetServer().listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 /** The options a user gives the CLI for this service: three subjects' keys, the receiver's port, the callback secret. */
 export async function getMonitorsOptions(): Promise<Omit<TestOptions, 'baseUrl'>> {
   return {
@@ -55,7 +45,7 @@ export async function getMonitorsOptions(): Promise<Omit<TestOptions, 'baseUrl'>
     other: { headers: { 'X-API-Key': 'key-other-002' } },
     limited: { headers: { 'X-API-Key': 'key-limited-3' } },
     limitedScopes: ['monitors:read'],
-    webhookListen: await freePort(),
+    webhookListen: 0,
     callbackSecret: CALLBACK_SECRET,
   };
 }

@@ -2,7 +2,6 @@
 // seeds (its own file so it runs beside mutants.test.ts, the tester's other yardstick, rather than after it).
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -389,15 +388,9 @@ interface Cell {
   stoppedBy?: string;
   requests: number;
   ms: number;
+  /** Each failure's expected and actual, for the unmutated proxy: a false failure says what it saw. */
+  why: string[];
 }
-
-const freePort = async (): Promise<number> => {
-  const srv = createNetServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
-};
 
 describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', () => {
   const dir = mkdtempSync(join(tmpdir(), 'servicespec-mutants-'));
@@ -434,7 +427,7 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
             other: { headers: { 'X-API-Key': k.bob } },
             limited: { headers: { 'X-API-Key': k.carol } },
             limitedScopes: ['tickets:read'],
-            webhookListen: await freePort(),
+            webhookListen: 0,
             sourceMap: compiled.sourceMap,
             specText,
             seed,
@@ -446,6 +439,7 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
             requests: report.requests,
             ms: report.durationMs,
             ...(report.stoppedBy ? { stoppedBy: report.stoppedBy } : {}),
+            why: report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check}: expected ${r.failure?.expected}; actual ${r.failure?.actual}`),
           };
           (m.name === 'identity' ? identity : cells).push(cell);
         } finally {
@@ -488,7 +482,11 @@ describe('the yardstick: mutants of yardstick.yaml, default runs on 3 seeds', ()
   });
 
   it('the unmutated proxy passes on every seed (no false failures), and no run is stopped by a bound', () => {
-    expect([...identity].sort((a, b) => a.seed - b.seed).map((c) => [c.seed, c.failed, c.stoppedBy])).toEqual(SEEDS.map((s) => [s, [], undefined]));
+    const sorted = [...identity].sort((a, b) => a.seed - b.seed);
+    expect(
+      sorted.map((c) => [c.seed, c.failed, c.stoppedBy]),
+      sorted.flatMap((c) => c.why.map((w) => `seed ${c.seed}: ${w}`)).join('\n'),
+    ).toEqual(SEEDS.map((s) => [s, [], undefined]));
   });
 
   it.each(CAUGHT_TODAY.filter((n) => isSelected(n)).map((n) => [n]))('%s is caught on every seed', (name) => {

@@ -270,6 +270,7 @@ describe('servicespec test', () => {
     [['--base-url', 'http://127.0.0.1:1', '--other-basic', 'nocolon'], /--other-basic: write it as user:password/],
     [['--base-url', 'http://127.0.0.1:1', '--max-requests', '0'], /--max-requests "0": a positive whole number is needed/],
     [['--base-url', 'http://127.0.0.1:1', '--seed', '-1'], /--seed "-1": a whole number, 0 or more, is needed/],
+    [['--base-url', 'http://127.0.0.1:1', '--webhook-listen', 'any'], /--webhook-listen "any": a whole number, 0 or more, is needed/],
     [
       ['--base-url', 'http://127.0.0.1:1', '--header', 'X-Api-Kee: k'],
       /--header "X-Api-Kee" is no header a credential of .*orders\.yaml travels in \(X-API-Key, Authorization\) nor a header parameter of its operations: it would not be sent/,
