@@ -16,14 +16,14 @@
 // - the custom action POST /bookings/{bookingId}/cancel was never sent a booking that does not exist (a 500 there got
 //   through), and a cancel answered but not stored got through: it is now held to its listed 404, and a read right
 //   after an action answering its object must show what the action answered.
+// The two cases held against `servicespec serve` are in tester-bookings-serve.test.ts, so that only they run again
+// on PostgreSQL (.ci/run runs each file starting a service through the helpers on both databases).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importOpenApiFile } from '../../src/import/import-openapi.js';
 import type { CheckedModel } from '../../src/model/model-types.js';
 import { testService } from '../../src/tester/tester-run.js';
-import { startService } from '../runtime/helpers.js';
-import { checkedModel } from '../support/specs.js';
 
 const SERVER = fileURLToPath(new URL('./fixtures/bookings-server.mjs', import.meta.url));
 const doc = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
@@ -57,21 +57,6 @@ async function run(name: string, env: Record<string, string>, seed: number, only
     child.kill();
   }
 }
-
-/** A list whose resource no operation creates, and no limits part. */
-const NOTES = `
-servicespec: 1
-resources:
-  Note:
-    fields:
-      id: { type: uuid, readOnly: true }
-      text: { type: string, maxLength: 20 }
-endpoints:
-  operations:
-    listNotes: { method: GET, path: /notes, action: list, resource: Note, paging: { style: offset } }
-authentication:
-  default: none
-`;
 
 const failures = (report: Awaited<ReturnType<typeof testService>>) =>
   report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected} / ${r.failure?.actual}`);
@@ -130,33 +115,4 @@ describe('the Bookings service, by hand from an OpenAPI 3.1 document', () => {
     },
     120_000,
   );
-
-  it('served without the cancel handler (501), the custom action is not run, not failed, by the identifier checks', async () => {
-    const model = await imported('bookings.openapi.yaml');
-    const s = await startService(model);
-    try {
-      const report = await testService(model, { baseUrl: s.url, seed: 1, only: ['errors.missing-object', 'errors.malformed-id'] });
-      expect(failures(report).filter((f) => f.includes('cancelBooking'))).toEqual([]);
-      const cancel = report.results.filter((r) => r.target === 'cancelBooking').map((r) => [r.check, r.outcome, r.notRun]);
-      expect(cancel).toEqual([
-        ['errors.missing-object', 'skipped', true],
-        ['errors.malformed-id', 'skipped', true],
-      ]);
-    } finally {
-      await s.close();
-    }
-  }, 60_000);
-
-  it('a spec stating no page size limit has limits.page-size not applicable, not not-run', async () => {
-    const s = await startService(checkedModel(NOTES));
-    try {
-      const report = await testService(checkedModel(NOTES), { baseUrl: s.url, seed: 1, only: ['limits'] });
-      const page = report.results.find((r) => r.check === 'limits.page-size');
-      expect(page?.outcome).toBe('skipped');
-      expect(page?.notRun).toBeUndefined();
-      expect(page?.reason).toContain('not shown');
-    } finally {
-      await s.close();
-    }
-  }, 60_000);
 });
