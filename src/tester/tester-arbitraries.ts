@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { FORM_MEDIA_TYPE, isLeftOutIn, isNullableInRequests, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
-import { isWritable, type SchemaView } from '../model/model-schemas.js';
+import { createModelAjv, typedDiscriminators } from '../model/model-ajv.js';
+import { getUnionSchema, isWritable, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
 
 // fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
@@ -21,6 +22,11 @@ export const isRefPlaceholder = (v: unknown): v is RefPlaceholder => typeof v ==
  */
 function fitting<T>(arb: fc.Arbitrary<T>, ok: (v: T) => boolean, tries = 8): fc.Arbitrary<T> {
   return fc.array(arb, { minLength: tries, maxLength: tries }).map((xs) => xs.find(ok) ?? xs[0]!);
+}
+
+/** `fitting`, drawing the others only where the first drawn does not pass (a union's values mostly do: one draw each). */
+function fittingFirst<T>(arb: fc.Arbitrary<T>, ok: (v: T) => boolean, tries = 8): fc.Arbitrary<T> {
+  return arb.chain((x) => (ok(x) ? fc.constant(x) : fitting(arb, ok, tries - 1).map((y) => (ok(y) ? y : x))));
 }
 
 /**
@@ -289,9 +295,9 @@ export function unionArbitrary(model: ServiceModel, union: UnionModel, complete 
     union.discriminator === undefined &&
     union.variants.some((o) => o !== v && [...names(v)].every((n) => names(o).has(n)) && required(o).every((n) => required(v).includes(n)));
   const drawn = union.variants.filter((v) => !subsumed(v));
-  return fc.oneof(
+  const d = union.discriminator;
+  const one = fc.oneof(
     ...(drawn.length > 0 ? drawn : union.variants).map((v) => {
-      const d = union.discriminator;
       // Untagged, a field of an enum whose values no other variant's field of that name takes (Discord's auto-moderation
       // rule partials, all optional, each with its own `trigger_type`) says which variant a value is: it is always sent.
       // Before, a value without it (`{}`) fitted every variant, the oneOf refused it, and valid-requests failed.
@@ -310,36 +316,81 @@ export function unionArbitrary(model: ServiceModel, union: UnionModel, complete 
           : undefined;
       const fields = tell ? v.fields.map((f) => (f === tell ? { ...f, optional: false } : f)) : v.fields;
       const body = objectArbitrary(model, fields, undefined, 'create', complete);
-      if (tell) return body;
-      if (d !== undefined && v.tag !== undefined) return body.map((b) => ({ [d]: v.tag, ...b }));
-      // Untagged: a value another variant also fits is refused (a union is a oneOf; check warns
-      // union-indistinguishable), so only values that are this variant alone are valid.
-      // Filtered only where field names can tell them apart (else the types do, or nothing does, and the filter
-      // would reject every value).
-      const others = union.variants.filter((o) => o !== v);
-      const byNames = others.every(
-        (o) =>
-          v.fields.some((f) => !o.fields.some((g) => g.name === f.name)) ||
-          o.fields.some((g) => !g.optional && !g.hasDefault && !v.fields.some((f) => f.name === g.name)),
-      );
-      // Kept by `fitting`, never fast-check's filter: where no drawn value is this variant alone (its telling field
-      // read-only, never drawn; PagerDuty's REST document) the filter drew forever and held the run past its time limit.
-      return others.length === 0 || !byNames ? body : fitting(body, (b) => !others.some((o) => fitsVariant(b, o)));
+      if (d !== undefined) return v.tag !== undefined ? body.map((b) => ({ [d]: v.tag, ...b })) : body;
+      // Untagged: a value another variant also takes is refused (a union is a oneOf; check warns
+      // union-indistinguishable), so only values this variant alone takes are valid, judged by the schema serve
+      // validates with (getUnionVariantMatches). Before, only field names were compared: InfluxDB's ExportTemplate
+      // (two variants of the same optional members, told apart inside `resources[]`) was drawn as `{}` or `{ stackID }`,
+      // both variants' values, and serve's refusal failed valid-requests. Kept by `fitting`, never fast-check's filter:
+      // where no drawn value is this variant alone (its telling field read-only, never drawn; PagerDuty's REST
+      // document) the filter drew forever and held the run past its time limit.
+      return union.variants.length === 1 ? body : fittingFirst(body, (b) => isOnlyVariant(model, union, v, b));
     }),
   );
+  // A variant none of whose draws is it alone gives way to another's: the value is then still one variant's.
+  return d === undefined && union.variants.length > 1 ? fittingFirst(one, (b) => getUnionVariantMatches(model, union, b).length === 1, 3) : one;
 }
 
-/** A complete valid value of one variant (its tag included), drawn with a fixed seed; undefined when it refers to other objects. */
+/** The union's variants' request schemas, compiled once per union with the Ajv options serve and the judge use. */
+const variantValidators = new WeakMap<UnionModel, ((value: unknown) => boolean)[]>();
+let variantAjv: ReturnType<typeof createModelAjv> | undefined;
+
+/**
+ * The names of the variants of `union` that take `value` as a request's member (its references to other objects
+ * read as identifiers of them): exactly one for a value serve takes, the union being a oneOf. The schemas are the
+ * model's (getUnionSchema), compiled as serve compiles them (createModelAjv).
+ */
+export function getUnionVariantMatches(model: ServiceModel, union: UnionModel, value: unknown): string[] {
+  let validators = variantValidators.get(union);
+  if (!validators) {
+    const ajv = (variantAjv ??= createModelAjv({ allErrors: false }));
+    const oneOf = (getUnionSchema(model, union, undefined, 'create').oneOf ?? []) as JsonSchema[];
+    validators = oneOf.map((s) => {
+      const validate = ajv.compile(typedDiscriminators(s) as JsonSchema);
+      return (x: unknown) => validate(x) === true;
+    });
+    variantValidators.set(union, validators);
+  }
+  const plain = withSampleIdentifiers(model, value);
+  return union.variants.filter((_, i) => validators[i]!(plain)).map((v) => v.name);
+}
+
+/** Whether `value` is variant `v` of `union` and no other (getUnionVariantMatches). */
+function isOnlyVariant(model: ServiceModel, union: UnionModel, v: VariantModel, value: unknown): boolean {
+  const m = getUnionVariantMatches(model, union, value);
+  return m.length === 1 && m[0] === v.name;
+}
+
+/** `value` with each reference placeholder replaced by an identifier of its resource's type (drawn with a fixed seed). */
+function withSampleIdentifiers(model: ServiceModel, value: unknown): unknown {
+  if (isRefPlaceholder(value)) {
+    const r = getResource(model, value.$ref);
+    const id = r?.fields.find((f) => f.name === r.identifier);
+    return id && id.type !== 'ref' ? fc.sample(fieldArbitrary(model, { ...id, nullable: false }, r, true), { seed: 1, numRuns: 1 })[0] : value;
+  }
+  if (Array.isArray(value)) return value.map((x) => withSampleIdentifiers(model, x));
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, withSampleIdentifiers(model, x)]));
+  return value;
+}
+
+/**
+ * A complete valid value of one variant (its tag included), drawn with a fixed seed; undefined when it refers to other
+ * objects, or, untagged, when none of a few draws is this variant alone (another variant takes each: the oneOf
+ * refuses them, and no value can be said to be this variant).
+ */
 export function sampleVariant(model: ServiceModel, union: UnionModel, v: VariantModel, seed = 0x5eed): Record<string, unknown> | undefined {
   if (JSON.stringify(v.fields).includes('"type":"ref"')) return undefined;
-  const body = fc.sample(objectArbitrary(model, v.fields, undefined, 'create', true), { seed, numRuns: 1 })[0]!;
-  return union.discriminator !== undefined && v.tag !== undefined ? { [union.discriminator]: v.tag, ...body } : body;
+  const arb = objectArbitrary(model, v.fields, undefined, 'create', true);
+  if (union.discriminator !== undefined) {
+    const body = fc.sample(arb, { seed, numRuns: 1 })[0]!;
+    return v.tag !== undefined ? { [union.discriminator]: v.tag, ...body } : body;
+  }
+  return fc.sample(arb, { seed, numRuns: 8 }).find((b) => union.variants.length === 1 || isOnlyVariant(model, union, v, b));
 }
 
-/** Whether `value` could be read as variant `v` of an untagged union: its required fields there, and nothing else. */
-function fitsVariant(value: Record<string, unknown>, v: VariantModel): boolean {
-  const names = new Set(v.fields.map((f) => f.name));
-  return Object.keys(value).every((k) => names.has(k)) && v.fields.every((f) => f.optional || f.hasDefault || f.name in value);
+/** Whether `value` is taken by exactly one variant of `union` (as serve reads it: a oneOf). */
+function isUnionValue(model: ServiceModel, union: UnionModel, value: unknown): boolean {
+  return getUnionVariantMatches(model, union, value).length === 1;
 }
 
 /**
@@ -362,7 +413,7 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
     for (const f of v.fields) {
       if (f.optional || f.hasDefault || !isWritable(undefined, f, 'create')) continue;
       const { [f.name]: _gone, ...rest } = sample;
-      if (d === undefined && union.variants.some((w) => w !== v && fitsVariant(rest, w))) continue;
+      if (d === undefined && isUnionValue(model, union, rest)) continue;
       out.push({ label: `${name} as variant ${v.name} without its required ${f.name}`, condition: 'validation', apply: put(rest) });
     }
     // Each of the variant's own members broken as a field is (an enum, a pattern, a bound), under its tag: a service
@@ -372,7 +423,7 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
       if (f.name === d || !isWritable(undefined, f, 'create') || f.type === 'union') continue;
       for (const m of fieldMutations(model, f, [f.name], false)) {
         const broken = m.apply(structuredClone(sample));
-        if (d === undefined && union.variants.some((w) => fitsVariant(broken, w))) continue;
+        if (d === undefined && isUnionValue(model, union, broken)) continue;
         // A merge patch's null removes an optional member: not a refusal there.
         if (broken[f.name] === null && (f.optional || f.hasDefault)) continue;
         out.push({ label: `${name} (variant ${v.name}) ${m.label}`, condition: m.condition, apply: put(broken) });
@@ -386,7 +437,7 @@ export function unionMutations(model: ServiceModel, union: UnionModel, path: rea
       const other = w === v ? undefined : w.fields.find((g) => g.name !== d && !v.fields.some((x) => x.name === g.name));
       const value = other && sampleVariant(model, union, w)?.[other.name];
       if (!other || value === undefined) continue;
-      if (d === undefined && union.variants.some((x) => fitsVariant({ ...sample, [other.name]: value }, x))) continue;
+      if (d === undefined && isUnionValue(model, union, { ...sample, [other.name]: value })) continue;
       out.push({
         label: `${name} (variant ${v.name}, sent ${w.name}'s ${other.name}) with an unknown field`,
         condition: 'validation',
