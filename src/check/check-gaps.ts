@@ -2,7 +2,7 @@ import type { ServiceModel } from '../model/model-types.js';
 import { PART_NAMES, type PartName } from '../spec/spec-types.js';
 import { getProducibleConditions, isIdempotentOperation } from '../model/model-routes.js';
 import { getPageSize, getResource, NO_LIMITS } from '../model/model-lookup.js';
-import { getServiceSetFields, getUnsourcedFields, getUnstatedValueFields } from '../model/model-schemas.js';
+import { getServiceSetFields, getServiceSetMembers, getUnsourcedFields, getUnstatedValueFields } from '../model/model-schemas.js';
 import {
   DEFAULT_API_KEY_IN,
   DEFAULT_IDEMPOTENCY_HEADER,
@@ -101,6 +101,8 @@ function resourceGaps(m: ServiceModel, gap: Collect): void {
     else if (r.identifier === undefined && (served === undefined || served.has(r.name))) gap('identifier', `resource ${r.name}`);
     // A required read-only field the service sets by a rule the spec does not state (source: service).
     for (const f of getServiceSetFields(m, r)) gap('value of a read-only field the service sets', `${r.name}.${f.name} (source: service)`);
+    // The same of a member nested in a field a client sends (read-only and required: a client cannot write it).
+    for (const path of getServiceSetMembers(r)) gap('value of a read-only member the service sets', `${r.name}.${path}`);
   }
 }
 

@@ -35,7 +35,8 @@ export interface SchemaOptions {
   openAnswers?: boolean;
   /**
    * The runtime's own answers: a field the service sets by a rule the spec does not state (`source: service`) is not
-   * required, as the runtime has no value for it and leaves it out (a named gap, served only with allowGaps).
+   * required, as the runtime has no value for it and leaves it out (a named gap, served only with allowGaps); nor is
+   * a read-only member nested in a field a client writes (getServiceSetMembers), which it stores as sent.
    */
   serviceSetAbsent?: boolean;
   /**
@@ -219,11 +220,16 @@ function getObjectSchema(
       if (opts.annotations) properties[f.name] = getFieldSchema(model, f, resource, opts, view);
       continue;
     }
-    properties[f.name] = getFieldSchema(model, f, resource, opts, view);
+    // Below a read-only field the service gives the whole value: its members are not the client's object's.
+    const sub = opts.serviceSetAbsent && f.readOnly ? { ...opts, serviceSetAbsent: false } : opts;
+    properties[f.name] = getFieldSchema(model, f, resource, sub, view);
     // optionalInRequests is a resource's own field's: a nested one is sent as any other.
     const mustSend =
       view === 'response'
-        ? !f.optional && !(opts.serviceSetAbsent && !nested && resource && f.source === 'service' && getServiceSourceProblem(model, resource, f) === undefined)
+        ? !f.optional &&
+          !(opts.serviceSetAbsent && !nested && resource && f.source === 'service' && getServiceSourceProblem(model, resource, f) === undefined) &&
+          // A read-only member of an object a client writes, nothing giving its value (getServiceSetMembers).
+          !(opts.serviceSetAbsent && nested && f.readOnly && !f.hasDefault)
         : view !== 'update' && !mayLeaveOut(f, nested ? undefined : view);
     if (mustSend) required.push(f.name);
   }
@@ -403,6 +409,34 @@ export function isServiceSetField(resource: ResourceModel, f: FieldModel): boole
  */
 export function getServiceSetFields(model: ServiceModel, resource: ResourceModel): readonly FieldModel[] {
   return resource.fields.filter((f) => f.source === 'service' && getServiceSourceProblem(model, resource, f) === undefined);
+}
+
+/**
+ * The members nested in a resource's own fields that are read-only and required with nothing stating their value
+ * (PagerDuty's `services[].id`, read-only and required in a reference a client sends): a client cannot write them
+ * (read-only members are left out of requests) and the service stores the object as sent, so every answer must hold
+ * a value the spec does not state — a named gap, as a top-level field's `source: service` is. Each as a path: dots
+ * into objects and union variants, `[]` into a list's items, `{}` into a map's values (`services[].id`, `assignee.id`). A read-only member's
+ * own members are not walked (the member is named whole); nor a field no answer carries (read-only or write-only at
+ * the top: a read-only one is the service's whole, named by `source: service` where required).
+ */
+export function getServiceSetMembers(resource: ResourceModel): readonly string[] {
+  const out = new Set<string>();
+  const walkFields = (fields: readonly FieldModel[], prefix: string): void => {
+    for (const f of fields) {
+      if (f.readOnly) {
+        if (!f.optional && !f.hasDefault) out.add(`${prefix}${f.name}`);
+      } else walkValue(f, `${prefix}${f.name}`);
+    }
+  };
+  const walkValue = (f: FieldModel, path: string): void => {
+    if (f.type === 'object') walkFields(f.fields ?? [], `${path}.`);
+    else if (f.type === 'array' && f.items) walkValue(f.items, `${path}[]`);
+    else if (f.type === 'map' && f.items) walkValue(f.items, `${path}{}`);
+    else if (f.type === 'union') for (const v of f.union?.variants ?? []) walkFields(v.fields, `${path}.`);
+  };
+  for (const f of resource.fields) if (!f.readOnly && !f.writeOnly) walkValue(f, f.name);
+  return [...out];
 }
 
 /**

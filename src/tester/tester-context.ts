@@ -18,6 +18,7 @@ import {
   getRequestSchema,
   getResourceSchema,
   getServiceSetFields,
+  getServiceSetMembers,
   getShapeSchema,
   isWritable,
   MULTIPLE_OF_PRECISION,
@@ -621,7 +622,8 @@ export class TestContext {
     const resource = route.resource;
     const header = resource && res.status < 300 ? res.headers.get(UNSET_FIELDS_HEADER) : null;
     if (!resource || !header) return;
-    const own = new Set(getServiceSetFields(this.model, resource).map((f) => f.name));
+    // Its own fields (source: service), and members nested in a field a client sends, by path (getServiceSetMembers).
+    const own = new Set([...getServiceSetFields(this.model, resource).map((f) => f.name), ...getServiceSetMembers(resource)]);
     for (const name of header.split(',').map((x) => x.trim())) {
       if (!own.has(name)) continue;
       let set = this.unsetFields.get(resource.name);
@@ -634,10 +636,10 @@ export class TestContext {
   answerSchema(resource: ResourceModel): JsonSchema {
     const s = getResourceSchema(this.model, resource, 'response', { safeIntegers: false });
     const unset = this.unsetFields.get(resource.name);
-    if (!unset || !Array.isArray(s.required)) return s;
-    const required = (s.required as string[]).filter((n) => !unset.has(n));
-    const { required: _required, ...rest } = s;
-    return required.length > 0 ? { ...rest, required } : rest;
+    if (!unset) return s;
+    const out = structuredClone(s);
+    for (const path of unset) notRequiredAt(out, path.split('.'));
+    return out;
   }
 
   /** Checks a body against a resource's response shape, recording the resources part's verdict. */
@@ -1648,4 +1650,32 @@ export function describe(res: TestResponse): string {
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * `schema` (changed in place) no longer requiring the member at `path` (`services[].id`: a name, `[]` for each list
+ * between, `{}` for each map): down through properties, a list's items, and each choice of a union (`oneOf`) or a nullable (`anyOf`).
+ */
+function notRequiredAt(schema: JsonSchema, path: readonly string[]): void {
+  for (const choice of [...((schema.oneOf as JsonSchema[] | undefined) ?? []), ...((schema.anyOf as JsonSchema[] | undefined) ?? [])])
+    notRequiredAt(choice, path);
+  const [first, ...rest] = path;
+  if (first === undefined) return;
+  const m = /^(.*?)((?:\[\]|\{\})*)$/.exec(first)!;
+  const name = m[1]!;
+  if (rest.length === 0 && m[2] === '' && Array.isArray(schema.required)) {
+    const required = (schema.required as string[]).filter((n) => n !== name);
+    if (required.length > 0) schema.required = required;
+    else delete schema.required;
+  }
+  let at = (schema.properties as Record<string, JsonSchema> | undefined)?.[name];
+  for (let i = 0; at && i < m[2]!.length; i += 2) at = valuesOf(at, m[2]![i] === '[' ? 'items' : 'additionalProperties');
+  if (at && rest.length > 0) notRequiredAt(at, rest);
+}
+
+/** A list's items or a map's values (`key`), a nullable one's too (`anyOf` of it and null). */
+function valuesOf(s: JsonSchema, key: 'items' | 'additionalProperties'): JsonSchema | undefined {
+  if (s[key] && typeof s[key] === 'object') return s[key] as JsonSchema;
+  const one = ((s.anyOf as JsonSchema[] | undefined) ?? []).find((x) => x[key] && typeof x[key] === 'object');
+  return one?.[key] as JsonSchema | undefined;
 }

@@ -308,7 +308,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
       'resources',
       'resources.response-shape',
       `${name}: ${list}`,
-      `the service says (${UNSET_FIELDS_HEADER}) its answers leave out ${list}, which the spec says it sets by a rule not stated (source: service, a named gap): not checked`,
+      `the service says (${UNSET_FIELDS_HEADER}) its answers leave out ${list}, which the spec says it sets by a rule not stated (source: service, or a read-only member of an object a client sends: a named gap): not checked`,
       'not-run',
     );
   }

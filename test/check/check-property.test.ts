@@ -85,6 +85,27 @@ function exerciseModel(model: ServiceModel): void {
     }
     const required = (schemas.getResourceSchema(model, r, 'response', { serviceSetAbsent: true }).required ?? []) as string[];
     for (const f of set) expect(required).not.toContain(f.name);
+    // The nested members a client cannot write and nothing gives a value: each a read-only, required member at its path.
+    for (const path of schemas.getServiceSetMembers(r)) {
+      // Each step a field of those at the path so far (a union's variants may each have one of the name).
+      let fields: readonly FieldModel[] = r.fields;
+      let members: FieldModel[] = [];
+      for (const part of path.split('.')) {
+        const name = part.replace(/(\[\]|\{\})+$/, '');
+        members = fields.filter((x) => x.name === name);
+        expect(members.length, `${r.name}.${path}`).toBeGreaterThan(0);
+        fields = members.flatMap((f) => {
+          let v: FieldModel | undefined = f;
+          while (v?.type === 'array' || v?.type === 'map') v = v.items;
+          return v?.type === 'union' ? (v.union?.variants ?? []).flatMap((x) => x.fields) : (v?.fields ?? []);
+        });
+      }
+      expect(path.includes('.') || path.includes('[]'), path).toBe(true);
+      expect(
+        members.some((m) => m.readOnly && !m.optional && !m.hasDefault),
+        `${r.name}.${path}`,
+      ).toBe(true);
+    }
   }
   for (const o of model.endpoints?.operations ?? []) {
     builder.getPathParams(o.path);
@@ -599,6 +620,7 @@ describe('the model API surface', () => {
         'getUnsourcedFields',
         'getUnstatedValueFields',
         'getServiceSetFields',
+        'getServiceSetMembers',
         'getServiceSourceProblem',
         'isServiceSetField',
         'getShapeSchema',

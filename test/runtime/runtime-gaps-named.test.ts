@@ -37,6 +37,10 @@ const NAMED: readonly [RegExp, (m: RegExpExecArray) => Named | Named[]][] = [
     (m) => ({ item: 'value of error body field', where: new RegExp(`^${m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
   ],
   [
+    /^value of a read-only member the service sets \((.+)\): not shown/,
+    (m) => ({ item: 'value of a read-only member the service sets', where: new RegExp(`^${m[1]!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }),
+  ],
+  [
     /^value of a read-only field the service sets \((.+), source: service\)/,
     (m) => ({
       item: 'value of a read-only field the service sets',

@@ -25,6 +25,7 @@ import {
   getUnsourcedFields,
   getUnstatedValueFields,
   getServiceSetFields,
+  getServiceSetMembers,
   isServiceSetField,
 } from '../../model/model-schemas.js';
 import type { EventKindModel, FieldModel, OperationModel, PageMemberModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
@@ -514,7 +515,8 @@ function createEnvelopedSend(envelope: EnvelopeWriter): Send {
 export function createActionHandler(route: OperationRoute, deps: ActionDeps): RouteHandler {
   if (route.operation.action === 'custom') return createCustomHandler(route, deps);
   // Fields the service sets by a rule the spec does not state (source: service): answers leave them out, and say so.
-  const unset = route.resource ? getServiceSetFields(deps.ctx.model, route.resource).map((f) => f.name) : [];
+  // Members nested in a field a client sends, read-only and required (getServiceSetMembers), likewise, by their paths.
+  const unset = route.resource ? [...getServiceSetFields(deps.ctx.model, route.resource).map((f) => f.name), ...getServiceSetMembers(route.resource)] : [];
   return withDefaultHeaders(route, createBuiltInHandler(route, deps), unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined);
 }
 

@@ -2,7 +2,7 @@ import { getRoutes, getUndeclaredConditions } from '../../model/model-routes.js'
 import { getOperationRefusalCode, getUnfilledErrorFields } from '../../model/model-defaults.js';
 import { getPageSize } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
-import { getServiceSetFields, getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
+import { getServiceSetFields, getServiceSetMembers, getUnsourcedFields, getUnstatedValueFields } from '../../model/model-schemas.js';
 import { BUILT_IN, type RuntimeGap } from '../runtime-built-in.js';
 import { getEventRuntimeGaps } from '../events/events-options.js';
 import { getFailedAuthGaps } from '../auth/auth-attempts.js';
@@ -70,13 +70,21 @@ export function getRuntimeGaps(model: ServiceModel): RuntimeGap[] {
   // A required read-only field the service sets by a rule the spec does not state: the runtime has no value for it
   // where it serves the resource itself (a built-in action); a custom handler answering it gives its own.
   const stored = new Set(ops.filter((r) => r.operation.action !== 'custom').map((r) => r.operation.resource));
-  for (const r of model.resources.filter((x) => stored.has(x.name)))
+  for (const r of model.resources.filter((x) => stored.has(x.name))) {
     for (const f of getServiceSetFields(model, r))
       gaps.push({
         part: 'resources',
         item: `value of a read-only field the service sets (${r.name}.${f.name}, source: service): not shown`,
         builtIn: 'answer without it: the runtime has no value for it, so answers leave it out',
       });
+    // A read-only required member of an object a client sends: the runtime stores the object as sent, without it.
+    for (const path of getServiceSetMembers(r))
+      gaps.push({
+        part: 'resources',
+        item: `value of a read-only member the service sets (${r.name}.${path}): not shown`,
+        builtIn: 'answer without it: the runtime has no value for it, so answers leave it out',
+      });
+  }
   // No requirement is not "public": a spec says that with `auth: none` (or `authentication.default: none`).
   const open = [
     ...ops.filter((r) => r.operation.auth === undefined).map((r) => `operation ${r.operation.id}`),
