@@ -58,6 +58,17 @@ endpoints:
       request: { shape: ExportTemplate }
       response: { fields: { ok: { type: boolean } } }
       handler: export_template
+    # Two variants of the same members: no value is one of them alone, so none is valid (the oneOf refuses each).
+    tag_either:
+      method: POST
+      path: /tags/either
+      action: custom
+      request:
+        variants:
+          plain: { fields: { label: { type: string, maxLength: 10, optional: true } } }
+          same: { fields: { label: { type: string, maxLength: 10, optional: true } } }
+      response: { fields: { ok: { type: boolean } } }
+      handler: tag_either
 authentication:
   default: none
 ${PLAIN_ERRORS}`;
@@ -78,6 +89,7 @@ it('check warns union-indistinguishable for both unions (the spec is taken)', ()
     '/resources/Export/fields/template/variants/by_name',
     '/resources/Export/fields/value/variants/labelled',
     '/endpoints/operations/export_template/request/variants/by_name',
+    '/endpoints/operations/tag_either/request/variants/same',
   ]);
 });
 
@@ -101,5 +113,9 @@ it('tester against serve: no false failure on overlapping untagged variants', as
     });
     expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.actual}`)).toEqual([]);
     expect(report.results.filter((r) => r.outcome === 'passed').length).toBeGreaterThan(0);
+    // The union no value tells apart is said, not sent.
+    const either = report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === 'tag_either');
+    expect(either).toMatchObject({ outcome: 'skipped', notRun: true });
+    expect(either?.reason).toContain('union-indistinguishable');
   }
 }, 120_000);
