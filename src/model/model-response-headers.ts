@@ -29,6 +29,15 @@ export interface RouteResponseHeader {
 export const UNSET_FIELDS_HEADER = 'Servicespec-Unset-Fields';
 
 /**
+ * The header `serve` (with --allow-gaps) puts on its built-in answer to a condition the spec declares no error code
+ * for (a named gap: malformed JSON where no code says `validation`): the condition's name. The answer is none of the
+ * spec's codes; the contract tester reads the header as the spec's gap and does not hold the answer against the
+ * codes, where it names a condition the spec indeed does not declare, under that condition's built-in status. A
+ * service that does not send it (a hand-written one) is judged by the spec's codes alone.
+ */
+export const UNDECLARED_CONDITION_HEADER = 'Servicespec-Undeclared-Condition';
+
+/**
  * Response header names the service writes itself (lowercase): a spec cannot declare them (`response-header-reserved`).
  * Location and Link are the format's on a create and on a list (getReservedResponseHeader); a custom operation's
  * handler may set them.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { buildErrorBody, FALLBACK_STATUS, getDeclaredErrorFill, getOperationRefusalCode, getUnfilledErrorFields } from '../model/model-defaults.js';
-import { formatHeaderValue, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
+import { formatHeaderValue, UNDECLARED_CONDITION_HEADER, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import type { ErrorCodeModel, OperationModel, ParameterModel, ServiceModel } from '../model/model-types.js';
 import type { Condition } from '../spec/spec-types.js';
 import { getStorageFault } from './storage/storage-faults.js';
@@ -91,7 +91,10 @@ export function createErrorResponder(model: ServiceModel, operationOf?: (request
     const code = errors?.codes.find((c) => c.name === declaredName);
     const status = code?.status ?? fallback;
     const name = code?.name ?? condition;
-    resolved.set(condition, { code: name, status, title: code?.title, headers: headersOf(code) });
+    // No code declares the condition: the built-in answer (a named gap, served only with --allow-gaps) says so in
+    // UNDECLARED_CONDITION_HEADER, so the tester tells it from a service's own answer without guessing.
+    const gap: ErrorHeader | undefined = code ? undefined : [UNDECLARED_CONDITION_HEADER, condition];
+    resolved.set(condition, { code: name, status, title: code?.title, headers: headersOf(code), gap });
   }
   const byCode = new Map((errors?.codes ?? []).map((c) => [c.name, { code: c.name, status: c.status, title: c.title, headers: headersOf(c) }]));
   const anyHeaders = [...resolved.values(), ...byCode.values()].some((c) => c.headers.length > 0);
@@ -130,7 +133,7 @@ export function createErrorResponder(model: ServiceModel, operationOf?: (request
       // One id for the X-Request-Id header and the declared body's request_id, as `send` writes request.id in both.
       const requestId = randomUUID();
       const b = buildErrorBody(fill, code, { detail, instance: '', requestId });
-      const headers = unsetHeader ? [...code.headers, unsetHeader] : code.headers;
+      const headers = unsetHeader || code.gap ? [...code.headers, ...(code.gap ? [code.gap] : []), ...(unsetHeader ? [unsetHeader] : [])] : code.headers;
       return { status: b.status, contentType: b.contentType, text: JSON.stringify(b.body), headers, requestId };
     },
     send(request, reply, error) {
@@ -140,6 +143,7 @@ export function createErrorResponder(model: ServiceModel, operationOf?: (request
       const code = (error.code === undefined ? operationCodeOf(request, error.condition) : undefined) ?? codeOf(error.condition, error.code);
       // The error's own (Retry-After, WWW-Authenticate, Allow) win over a declared default of the same name.
       if (anyHeaders) for (const [k, v] of code.headers) if (!reply.hasHeader(k)) reply.header(k, v);
+      if (code.gap) reply.header(code.gap[0], code.gap[1]);
       if (unsetHeader) reply.header(unsetHeader[0], unsetHeader[1]);
       const b = buildErrorBody(fill, code, {
         detail: error.detail,
@@ -157,6 +161,8 @@ interface ResolvedCode {
   status: number;
   title?: string | undefined;
   headers: readonly ErrorHeader[];
+  /** The built-in answer to a condition no code declares: [UNDECLARED_CONDITION_HEADER, the condition]. */
+  gap?: ErrorHeader | undefined;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   MULTIPLE_OF_PRECISION,
   type JsonSchema,
 } from '../model/model-schemas.js';
-import { UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
+import { UNDECLARED_CONDITION_HEADER, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
@@ -329,7 +329,7 @@ export class TestContext {
   /** Undefined when `res` is one of the answers `refusal` gives `route` for `condition`, else what differs. */
   expectRefusal(res: TestResponse, route: OperationRoute, condition: Condition): string | undefined {
     if (this.declared(condition)) return this.expectCondition(res, condition);
-    // serve's answer to a condition no code declares (its own code, named after the condition) is not judged, as
+    // serve's answer to a condition no code declares (marked UNDECLARED_CONDITION_HEADER) is not judged, as
     // errors.declared-codes leaves it: a refusal all the same.
     if (this.isGapAnswer(res) && res.status >= 400 && res.status < 500) return undefined;
     const r = this.refusal(route, condition);
@@ -371,24 +371,16 @@ export class TestContext {
   }
 
   /**
-   * An answer for a condition the spec declares no code for: nothing declared to hold it to. serve answers such a gap
-   * with the condition's name as its code, or, where the declared error body's code field is a number, with the
-   * built-in status of an undeclared condition (FALLBACK_STATUS) in both the status and the code.
+   * serve's built-in answer for a condition the spec declares no code for (a named gap): nothing declared to hold it
+   * to. serve marks every such answer with UNDECLARED_CONDITION_HEADER naming the condition; the marker counts only
+   * where the spec indeed declares no code for that condition and the answer has the condition's built-in status
+   * (FALLBACK_STATUS), so no service excuses a declared condition's answer by sending it. Nothing else is guessed: an
+   * answer without the marker (a hand-written service's) is judged by the declared codes.
    */
   isGapAnswer(res: TestResponse): boolean {
-    const errors = this.model.errors;
-    const codeAt = errors?.body?.kind === 'declared' ? (getErrorBodyRoles(errors.body).at.code ?? ['code']) : ['code'];
-    const code = getValueAt(res.body, codeAt);
-    // The condition's name with its built-in status, as serve answers: a service's own `validation` code under
-    // another status (409) is an answer to judge, not a gap's.
-    if (typeof code === 'string')
-      return (CONDITIONS as readonly string[]).includes(code) && !this.declared(code as Condition) && FALLBACK_STATUS[code as Condition] === res.status;
-    // A declared body with no code field (vonage-dispatch's `{ type, detail, … }`) cannot name the condition: the
-    // fallback status of an undeclared condition that no declared code has is the gap's.
-    if (errors?.body?.kind === 'declared' && getErrorBodyRoles(errors.body).code === undefined && code === undefined)
-      return !errors.codes.some((c) => c.status === res.status) && CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
-    if (typeof code !== 'number' || code !== res.status) return false;
-    return CONDITIONS.some((c) => FALLBACK_STATUS[c] === res.status && !this.declared(c));
+    const named = res.headers.get(UNDECLARED_CONDITION_HEADER)?.trim();
+    if (named === undefined || !(CONDITIONS as readonly string[]).includes(named)) return false;
+    return !this.declared(named as Condition) && FALLBACK_STATUS[named as Condition] === res.status;
   }
 
   private errorBodyValidator: ValidateFunction | undefined;
@@ -430,8 +422,8 @@ export class TestContext {
       // The format's problem body carries the error code (the export's ProblemDetails requires it): without it a
       // client cannot tell two codes of one status apart.
       if (body.code === undefined) return 'a problem body without the error code (`code`)';
-      // serve's answer to a condition no code declares (the condition's name as its code) is a gap's: not judged,
-      // as errors.declared-codes leaves it.
+      // serve's answer to a condition no code declares (marked UNDECLARED_CONDITION_HEADER) is a gap's: not
+      // judged, as errors.declared-codes leaves it.
       if (!code) return this.isGapAnswer(res) ? undefined : `code ${String(body.code)} is not a declared error code`;
       if (code && code.status !== res.status) return `code ${code.name} is declared with status ${code.status}, answered with ${res.status}`;
       return undefined;

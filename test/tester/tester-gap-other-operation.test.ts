@@ -3,9 +3,10 @@
 // (ory/kratos spec/api.json, fifth sweep) declares a 422 for its browser flows only; its createIdentity lists 400
 // and 409, and serve's gap 422 to an invalid identity was judged as the service's own: 84 endpoints.invalid-requests
 // failures against serve. serve now answers such a body with the operation's own 400 (its one code of the status HTTP
-// gives the condition: runtime-operation-refusal.test.ts), which the tester takes. (createBrowserFlow, listing its 422
-// alone, still gets serve's gap 400 for malformed JSON, which the tester cannot tell from a service's own answer where
-// the error body has no code field and another operation lists a 400: docs/testing.md, "Not checked yet".)
+// gives the condition: runtime-operation-refusal.test.ts), which the tester takes. createBrowserFlow, listing its 422
+// alone, gets serve's gap 400 for malformed JSON, which the tester could not tell from a service's own answer where
+// the error body has no code field and another operation lists a 400, and failed; serve now marks it
+// (Servicespec-Undeclared-Condition: malformed_request) and it passes (tester-undeclared-condition.test.ts).
 
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
@@ -56,4 +57,6 @@ it("passes serve's answer to an invalid body where the operation lists no 422, t
   const ran = report.results.filter((r) => r.target.startsWith('createIdentity'));
   expect(ran.length).toBeGreaterThan(0);
   expect(ran.filter((r) => r.outcome === 'failed').map((r) => `${r.target}: ${r.failure?.actual}`)).toEqual([]);
+  expect(report.results).toContainEqual(expect.objectContaining({ target: 'createBrowserFlow: malformed JSON', outcome: 'passed' }));
+  expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.target}: ${r.failure?.actual}`)).toEqual([]);
 }, 60_000);
