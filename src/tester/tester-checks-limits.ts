@@ -66,6 +66,54 @@ export function rateHeadersMismatch(ctx: TestContext, route: OperationRoute, res
   return undefined;
 }
 
+/** A padding member's name in an over-limit body: no field's, and refused or ignored alike, after the size. */
+const PAD_MEMBER = 'servicespec_padding';
+
+/**
+ * A body of exactly `bytes` bytes in UTF-8: `json` (an object's text) padded with spaces; `wide`: where there is
+ * room, with a member of three-byte characters (€) first, then spaces. Far fewer characters (and UTF-16 units) than
+ * bytes, so a service counting characters instead of bytes, as Content-Length and the limit do, takes it.
+ */
+export function overLimitBody(json: string, bytes: number, wide = false): { raw: string; chars: number; wide: boolean } {
+  const room = bytes - Buffer.byteLength(json);
+  const empty = json === '{}';
+  const overhead = Buffer.byteLength(`"${PAD_MEMBER}":""`) + (empty ? 0 : 1);
+  const n = wide && json.startsWith('{') && room >= overhead + 3 ? Math.floor((room - overhead) / 3) : 0;
+  const body = n > 0 ? `{"${PAD_MEMBER}":"${'\u20ac'.repeat(n)}"${empty ? '' : ','}${json.slice(1)}` : json;
+  const raw = body + ' '.repeat(Math.max(0, bytes - Buffer.byteLength(body)));
+  return { raw, chars: [...raw].length, wide: n > 0 };
+}
+
+/** Undefined when `res` is the declared body_too_large answer, else what differs. */
+function expectTooLarge(ctx: TestContext, res: TestResponse): string | undefined {
+  const why = ctx.expectCondition(res, 'body_too_large');
+  return why !== undefined || res.status < 300 ? `${why ?? ''}; ${describe(res)}` : undefined;
+}
+
+function tooLargeFailure(
+  ctx: TestContext,
+  operation: string,
+  text: string,
+  bytes: number,
+  over: ReturnType<typeof overLimitBody>,
+  req: TestRequest,
+  why: string,
+): ReturnType<TestContext['failure']> & { curl: string } {
+  const d = ctx.declared('body_too_large');
+  return {
+    ...ctx.failure(
+      operation,
+      `${d?.code ?? 'body_too_large'} for a body one byte over ${text}${over.wide ? ` (${bytes} bytes in UTF-8, ${over.chars} characters)` : ''}`,
+      d?.pointer ?? '/limits/body_size',
+      req,
+      why,
+    ),
+    curl: over.wide
+      ? `# a ${bytes}-byte body of ${over.chars} characters: valid JSON with a member of three-byte characters (€), padded with spaces\n${ctx.client.curl(req)}`
+      : `# a ${bytes}-byte body: valid JSON padded with ${over.raw.length - over.raw.trimEnd().length} spaces\n${ctx.client.curl(req)}`,
+  };
+}
+
 export async function checkLimits(ctx: TestContext): Promise<void> {
   const limits = ctx.model.limits;
   // Body size.
@@ -90,27 +138,37 @@ export async function checkLimits(ctx: TestContext): Promise<void> {
           curl: `# a ${bodySize.bytes}-byte body: valid JSON padded with ${pad} spaces\n${ctx.client.curl(at)}`,
         });
       ctx.remember(bodyRoute.resource!, resAt.body as Record<string, unknown>);
-      const json2 = JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!));
-      const over: TestRequest = {
-        method: o.method,
-        path: ctx.pathOf(bodyRoute),
-        headers,
-        raw: json2 + ' '.repeat(bodySize.bytes + 1 - Buffer.byteLength(json2)),
-      };
-      const resOver = await ctx.send(bodyRoute, over);
-      const why = ctx.expectCondition(resOver, 'body_too_large');
-      if (why !== undefined || resOver.status < 300)
-        scope.fail({
-          ...ctx.failure(
-            o.id,
-            `${ctx.declared('body_too_large')?.code ?? 'body_too_large'} for a body one byte over ${bodySize.text}`,
-            ctx.declared('body_too_large')?.pointer ?? where,
-            over,
-            `${why ?? ''}; ${describe(resOver)}`,
-          ),
-          curl: `# a ${bodySize.bytes + 1}-byte body: valid JSON padded with ${bodySize.bytes + 1 - Buffer.byteLength(json2)} spaces\n${ctx.client.curl(over)}`,
-        });
+      // One byte over: padded with spaces, then with a member of three-byte characters (over in bytes, far under in
+      // characters: a service counting characters takes it, whatever it answers the member).
+      for (const wide of [false, true]) {
+        const over = overLimitBody(JSON.stringify(await ctx.sampleCreateBody(bodyRoute.resource!)), bodySize.bytes + 1, wide);
+        if (wide && !over.wide) break;
+        const overReq: TestRequest = { method: o.method, path: ctx.pathOf(bodyRoute), headers, raw: over.raw };
+        const why = expectTooLarge(ctx, await ctx.send(bodyRoute, overReq));
+        if (why !== undefined) return scope.fail(tooLargeFailure(ctx, o.id, bodySize.text, bodySize.bytes + 1, over, overReq, why));
+      }
     });
+    // The limit holds for every body, not a create's only: an update's or a replace's too (one of the create's
+    // resource first, else any), sent to an object the run made.
+    const change =
+      ctx.routes.find((r) => (r.operation.action === 'update' || r.operation.action === 'replace') && r.resource === bodyRoute.resource && r.hasBody) ??
+      ctx.routes.find((r) => (r.operation.action === 'update' || r.operation.action === 'replace') && r.resource && r.hasBody);
+    if (change)
+      await ctx.check('limits', 'limits.body-size', `${change.operation.id} at ${bodySize.text}`, async (scope) => {
+        const headers = await ctx.authFor(change.operation.auth);
+        if (!headers) return scope.skip(`no credential for ${change.operation.id}`);
+        const target = await ctx.ensureObject(change.resource!);
+        if (!target) return scope.skip(`no ${change.resource!.name} could be made to change`);
+        const id = objectKey(change.resource!, target);
+        const json = JSON.stringify(await ctx.validBody(change, id));
+        if (Buffer.byteLength(json) > bodySize.bytes) return scope.skip('a valid body is already larger than the limit');
+        const over = overLimitBody(json, bodySize.bytes + 1);
+        // The operation's stated media type (a merge patch), so that only the size can be refused.
+        const type = change.operation.requestMediaType ?? 'application/json';
+        const req: TestRequest = { method: change.method, path: ctx.pathOf(change, id), headers: { ...headers, 'content-type': type }, raw: over.raw };
+        const why = expectTooLarge(ctx, await ctx.send(change, req));
+        if (why !== undefined) scope.fail(tooLargeFailure(ctx, change.operation.id, bodySize.text, bodySize.bytes + 1, over, req, why));
+      });
   }
   // Page size.
   // Any list asked for its page size (limit, per_page), read by its own shape: lists that state their paging too.
