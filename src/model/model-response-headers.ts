@@ -52,6 +52,9 @@ export const DERIVED_RESPONSE_HEADERS: ReadonlyMap<string, string> = new Map([
   ['ratelimit-policy', 'the rate-limit headers (limits.rate)'],
   ['retry-after', "the service's Retry-After"],
   ['idempotent-replayed', 'the idempotency replay marker'],
+  // serve's own markers of a named gap: a spec or handler sending them would make the tester excuse its answers.
+  ['servicespec-unset-fields', "serve's marker of the fields a named gap leaves out"],
+  ['servicespec-undeclared-condition', "serve's marker of its answer to a condition no code declares"],
 ]);
 
 /** Why an operation cannot declare a response header of this name, or undefined when it can. */

@@ -66,6 +66,17 @@ describe('etag and if_match', () => {
     expect(codes(declared)).toEqual(['error response-header-reserved /endpoints/operations/getNote/response_headers/ETag']);
   });
 
+  it.each(['Servicespec-Unset-Fields', 'servicespec-undeclared-condition'])(
+    "serve's gap marker %s declared in response_headers is response-header-reserved",
+    (name) => {
+      const declared = ETAG_SPEC().replace(
+        'action: read, resource: Note }',
+        `action: read, resource: Note, response_headers: { ${name}: { type: string, default: 'x' } } }`,
+      );
+      expect(codes(declared)).toEqual([`error response-header-reserved /endpoints/operations/getNote/response_headers/${name}`]);
+    },
+  );
+
   it('etag anywhere but a resource, or not a boolean, and if_match not required/optional, are refused by the schema', () => {
     const onOperation = ETAG_SPEC().replace('action: read, resource: Note }', 'action: read, resource: Note, etag: true }');
     expect(compileSpecText(onOperation).diagnostics.some((d) => d.severity === 'error' && d.pointer?.startsWith('/endpoints/operations/getNote'))).toBe(true);
