@@ -26,6 +26,8 @@ import {
   RESERVED_PREFIX,
   UNFILTERABLE_TYPES,
   IF_MATCH_ACTIONS,
+  isConditionalChange,
+  answersETag,
 } from '../model/model-routes.js';
 import { compareVersions, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { getServiceSourceProblem, isWritable } from '../model/model-schemas.js';
@@ -486,11 +488,8 @@ const parameterRules: Rule = ({ model, report }) => {
   const placement = model.versioning?.placement;
   const schemes = model.authentication?.schemes ?? [];
   for (const o of model.endpoints?.operations ?? []) {
-    if (o.action !== 'custom') {
-      if (o.query.length > 0) report('param-not-custom', { operation: o.id, option: 'query', action: o.action }, joinPointer(o.pointer, 'query'));
-      if (o.headers.length > 0) report('param-not-custom', { operation: o.id, option: 'headers', action: o.action }, joinPointer(o.pointer, 'headers'));
-      continue;
-    }
+    // Any action may declare them: a built-in one validates them and does not otherwise use them.
+    if (o.query.length === 0 && o.headers.length === 0) continue;
     const types = PARAMETER_TYPES.join(', ');
     for (const p of [...o.query, ...o.headers]) {
       const where = `${o.id}.${p.in === 'query' ? 'query' : 'headers'}.${p.name}`;
@@ -523,6 +522,15 @@ const parameterRules: Rule = ({ model, report }) => {
     }
     if (isIdempotentOperation(model, o))
       reservedHeaders.set((model.endpoints?.idempotency?.header ?? DEFAULT_IDEMPOTENCY_HEADER).toLowerCase(), 'the idempotency key, endpoints.idempotency');
+    // What a built-in action reads itself: a list's paging parameters, `sort` and filters; the preconditions of etag.
+    if (o.action === 'list') {
+      for (const q of getPagingParams(o)) reservedQuery.set(q.name, `the paging parameter ${q.kind} of the list`);
+      reservedQuery.set(LIST_PARAMS.sort, 'the sort order of the list');
+      for (const f of o.filter) reservedQuery.set(f, `the filter ${f} of the list`);
+    }
+    const resource = getResource(model, o.resource);
+    if (isConditionalChange(resource, o)) reservedHeaders.set('if-match', 'the precondition, etag: true');
+    if (o.action === 'read' && answersETag(resource, o)) reservedHeaders.set('if-none-match', 'the conditional read, etag: true');
     for (const p of o.query) {
       const reason = reservedQuery.get(p.name);
       if (reason !== undefined) report('param-reserved', { operation: o.id, in: 'query parameter', name: p.name, reason }, p.pointer);
@@ -559,7 +567,7 @@ const RUNTIME_HEADERS: readonly (readonly [string, string])[] = [
  * Names that share one place on the wire: query parameters (filters, list parameters, an api_key in the query,
  * the version's parameter, the event stream's) and headers, compared without case (api_key headers, Authorization
  * for bearer, basic and OAuth2 schemes, the version header, the idempotency header, headers the runtime reads).
- * A custom operation's own parameters are param-reserved's.
+ * An operation's own declared parameters (operation.query, operation.headers) are param-reserved's.
  */
 const wireNameRules: Rule = ({ model, report }) => {
   const schemes = model.authentication?.schemes ?? [];

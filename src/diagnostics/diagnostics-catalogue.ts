@@ -96,10 +96,6 @@ export const DIAGNOSTICS = {
   'custom-needs-handler': { severity: 'error', message: 'custom operation `{operation}` names no handler' },
   'request-form-invalid': { severity: 'error', message: 'operation `{operation}`: {detail}' },
   'request-media-type-invalid': { severity: 'error', message: 'operation `{operation}`: {detail}' },
-  'param-not-custom': {
-    severity: 'error',
-    message: 'operation `{operation}`: `{option}` is for custom operations; the built-in {action} action would ignore them',
-  },
   'param-type-invalid': { severity: 'error', message: '{where}: a parameter cannot have type {type}; it is sent as text, so its type is one of {types}' },
   'param-duplicate': {
     severity: 'error',

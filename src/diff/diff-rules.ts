@@ -848,7 +848,7 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
       at('request'),
     );
   }
-  // Declared query parameters and headers (custom operations): each as a request field of its own.
+  // Declared query parameters and headers (of any action): each as a request field of its own.
   const param = (f: FieldModel): Flow => ({ request: true, requestRequired: !mayLeaveOut(f), response: false });
   if (o.query.length > 0 || n.query.length > 0) new FieldDiff(out, { part: 'endpoints', query: true }).fields(`${id} query.`, o.query, n.query, param, param);
   if (o.headers.length > 0 || n.headers.length > 0) new FieldDiff(out, { part: 'endpoints' }).fields(`${id} headers.`, o.headers, n.headers, param, param);

@@ -297,7 +297,7 @@ interface MethodPlan {
   queryType?: string;
   /** Whether the query holds a required declared parameter (so the argument has no default). */
   queryRequired: boolean;
-  /** The declared headers of a custom operation. */
+  /** The operation's declared headers (operation.headers). */
   headersType?: string;
   headersRequired: boolean;
   resultType: string;
@@ -864,8 +864,11 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
       (paging.style === 'cursor' && ((paging.body === 'envelope' && paging.next !== undefined) || nextInEnvelope !== undefined));
     if (o.action === 'list' && p.pageItem !== undefined && iterable) {
       const iter = methodNames.allocate(`${p.name}All`);
-      const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('options:'));
+      const iterParams = params.filter((x) => !x.startsWith('query:') && !x.startsWith('headers:') && !x.startsWith('options:'));
+      const headersParam = params.filter((x) => x.startsWith('headers:'));
       const callArgs = p.pathArgs.filter((a) => !a.fromVersion).map((a) => safeArg(a.name));
+      // A list declaring headers (operation.headers) sends them with every page.
+      const withHeaders = p.headersType !== undefined ? ['headers'] : [];
       const at = getPagingParamName(paging, paging.style === 'cursor' || paging.style === 'after' ? 'cursor' : paging.style === 'offset' ? 'offset' : 'page');
       // With an envelope the page is in its data field, and the next cursor where the envelope puts it.
       const inner = envelope ? `page[${jsString(envelope.data)}]` : 'page';
@@ -875,14 +878,14 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
         : `${inner}[${jsString(paging.next ?? '')}]`;
       const head =
         `${doc([paging.style === 'cursor' ? `Every item of ${o.id}, page after page (follows \`${paging.next}\` until it is ${paging.nextOptional ? 'left out' : 'null'}).` : afterKey !== undefined ? `Every item of ${o.id}, page after page (each from the last item's \`${afterKey}\`${paging.hasMore !== undefined && paging.body === 'envelope' ? `, until \`${paging.hasMore}\` is false` : ''}).` : `Every item of ${o.id}, page after page (until a page comes back empty).`, `@throws {ServiceError<${p.errorType}>} when the service answers with a declared error.`], '  ')}` +
-        `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}>${p.queryRequired ? '' : ' = {}'}`, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
+        `  async *${iter}(${[...iterParams, `query: Omit<${p.queryType ?? 'Record<string, never>'}, ${jsString(at)}>${p.queryRequired ? '' : ' = {}'}`, ...headersParam, 'options: RequestOptions = {}'].join(', ')}): AsyncGenerator<${p.pageItem}, void, undefined> {\n`;
       // Style after: from the last item's identifier, until a page says no more follow (has_more) or comes back empty.
       const hasMore = paging.hasMore !== undefined && paging.body === 'envelope' ? `${inner}[${jsString(paging.hasMore)}]` : undefined;
       const walkAfter =
         afterKey !== undefined
           ? `    let after: string | undefined;\n` +
             `    for (;;) {\n` +
-            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(after !== undefined ? { ${jsString(at)}: after } : {}) }`, 'options'].join(', ')});\n` +
+            `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(after !== undefined ? { ${jsString(at)}: after } : {}) }`, ...withHeaders, 'options'].join(', ')});\n` +
             `      const items = ${items};\n` +
             `      if (items.length === 0) return;\n` +
             `      yield* items;\n` +
@@ -896,12 +899,12 @@ export type WebhookEvent = { [K in EventKind]: K extends RawEventKind ? EventPay
           : paging.style === 'cursor'
             ? `    let cursor: string | undefined;\n` +
               `    do {\n` +
-              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, 'options'].join(', ')});\n` +
+              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ...(cursor !== undefined ? { ${jsString(at)}: cursor } : {}) }`, ...withHeaders, 'options'].join(', ')});\n` +
               `      yield* ${items};\n` +
               `      cursor = ${next} ?? undefined;\n` +
               `    } while (cursor !== undefined);\n`
             : `    for (let at = ${paging.style === 'page' ? getFirstPage(paging) : 0}; ; ) {\n` +
-              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, 'options'].join(', ')});\n` +
+              `      const page: ${p.resultType} = await this.${p.name}(${[...callArgs, `{ ...query, ${jsString(at)}: at }`, ...withHeaders, 'options'].join(', ')});\n` +
               `      if (${items}.length === 0) return;\n` +
               `      yield* ${items};\n` +
               `      at += ${paging.style === 'page' ? '1' : `${items}.length`};\n` +

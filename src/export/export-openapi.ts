@@ -544,7 +544,7 @@ function linkHeader(ctx: Context): JsonObject {
   return ref(LINK_HEADER, 'headers');
 }
 
-/** A custom operation's declared query parameter or header (operation.query, operation.headers). */
+/** An operation's declared query parameter or header (operation.query, operation.headers). */
 function declaredParam(ctx: Context, p: ParameterModel): JsonObject {
   const s = schema(ctx, getFieldSchema(ctx.model, { ...p, nullable: false }, undefined, {}));
   if (p.hasDefault) s.default = p.default;
@@ -1164,6 +1164,9 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.requiredFilters !== undefined) ext.required_filters = [...o.requiredFilters];
   if (o.sort.length > 0) ext.sort = [...o.sort];
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
+  // A built-in action's declared parameters, by name: its other parameters are its own, rebuilt from the spec.
+  if (o.action !== 'custom' && o.query.length > 0) ext.query = o.query.map((p) => p.name);
+  if (o.action !== 'custom' && o.headers.length > 0) ext.headers = o.headers.map((p) => p.name);
   if (o.requestMediaType !== undefined) ext.request_media_type = o.requestMediaType;
   if (o.location !== undefined) ext.location = o.location;
   if (o.unknownFields !== undefined) ext.unknown_fields = o.unknownFields;

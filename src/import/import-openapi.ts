@@ -535,6 +535,7 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[], fromSwagger
   applyWriteOnlyRequired(ctx, resources);
   if (!ctx.fromServicespec) applyRequestDefaults(ctx, resources);
   if (!ctx.fromServicespec) reportRequestNulls(ctx);
+  reportActionParams(ctx);
   const events = importEvents(ctx);
   if (!ctx.fromServicespec) reportUnkept(ctx);
   const errors = importErrors(ctx);
@@ -3209,6 +3210,47 @@ function planParams(
   return { filter, requiredFilters, sort, leftover, ...(action === 'list' ? { pageSizes } : {}), ...conditional };
 }
 
+/** The parameters resource actions declare, by place and name (a header's in lower case): the operations and the first one's pointer. */
+const actionParams = new WeakMap<Ctx, Map<string, { label: string; ops: string[]; pointer: string }>>();
+
+function noteActionParam(ctx: Ctx, op: string, l: ParamUse): void {
+  const said = actionParams.get(ctx) ?? actionParams.set(ctx, new Map()).get(ctx)!;
+  const key = `${l.where} ${l.where === 'header' ? l.name.toLowerCase() : l.name}`;
+  const seen = said.get(key);
+  if (seen) seen.ops.push(op);
+  else said.set(key, { label: `${l.where} parameter \`${l.name}\``, ops: [op], pointer: l.pointer });
+}
+
+/**
+ * A parameter a resource action declares is validated and not otherwise used (docs/format.md, "Parameters"): what
+ * the document says it does (Xero's tenant, a filter on a name no field has) is not served. Said once per parameter,
+ * at its first operation's, naming every operation that declares it.
+ */
+function reportActionParams(ctx: Ctx): void {
+  for (const { label, ops, pointer } of actionParams.get(ctx)?.values() ?? []) {
+    const shown = ops.length > 5 ? `${ops.slice(0, 5).join(', ')} and ${ops.length - 5} more` : ops.join(', ');
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `${label} of operation${ops.length > 1 ? 's' : ''} ${shown}`,
+        as: 'a declared parameter of the resource action',
+        reason:
+          'the service checks it (a required one left out, or a value its schema refuses, is answered validation) and does not otherwise use its value: what the document says it does is not served',
+      },
+      pointer,
+    );
+  }
+}
+
+/** The parameters an exported built-in action declares (x-servicespec-operation's `query` and `headers`), of those left. */
+function declaredOfExport(x: Json, leftover: readonly ParamUse[]): ParamUse[] {
+  const names = (k: string) => new Set(Array.isArray(x[k]) ? x[k].map(String) : []);
+  const query = names('query');
+  const headers = new Set([...names('headers')].map((h) => h.toLowerCase()));
+  return leftover.filter((l) => (l.where === 'query' ? query.has(l.name) : l.where === 'header' && headers.has(l.name.toLowerCase())));
+}
+
 const PARAMETER_KEYS = new Set(['type', 'description', 'optional', 'default', 'example', 'values', 'items', 'deprecated', ...FIELD_BOUND_KEYS, 'uniqueItems']);
 
 function asParameter(f: FieldSpec): ParameterSpec {
@@ -3526,40 +3568,41 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // Parameters: a list's paging, sort and filters; what another part carries (idempotency key, API key, version);
     // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
-    // An exported built-in action's parameters are the format's own (rebuilt from the spec).
+    // An exported built-in action's parameters are the format's own (rebuilt from the spec), but for those it
+    // declares (x-servicespec-operation's `query` and `headers`, by name).
     let plan =
       x && action !== 'custom'
-        ? { filter: [], requiredFilters: [], sort: [], leftover: [] }
+        ? { filter: [], requiredFilters: [], sort: [], leftover: declaredOfExport(x, planParams(ctx, src, 'custom', {}).leftover) }
         : planParams(ctx, src, action, resourceFields, page?.params, page?.size, page?.paging?.style === 'after');
-    // A list-shaped answer stays a list, a read a read (served, not a custom operation answering not_implemented):
-    // optional query parameters the action cannot read (Kubernetes' `pretty`, `dryRun`) are left out, each said with
-    // what the service does: a list refuses a request that sends one, the other actions read no query and ignore it.
-    if (!x && action !== 'custom' && plan.leftover.length > 0 && plan.leftover.every((l) => l.where === 'query' && l.p.required !== true)) {
-      for (const l of plan.leftover)
+    // A resource action declares the other query parameters and headers as its own (Xero's `Xero-Tenant-Id`,
+    // Kubernetes' `pretty`): the service validates them and does not otherwise use them. Only a name the action
+    // reads itself cannot be one: a list's `sort` whose values name no field of its resource.
+    const ownParam = (l: ParamUse) => !(action === 'list' && l.where === 'query' && l.name === LIST_PARAMS.sort);
+    const unread = !x && action !== 'custom' ? plan.leftover.filter((l) => !ownParam(l)) : [];
+    // A list-shaped answer stays a list (served, not a custom operation answering not_implemented): an optional
+    // `sort` it cannot read is left out, said with what the service does (it refuses a request that sends it).
+    if (unread.length > 0 && unread.every((l) => l.where === 'query' && l.p.required !== true)) {
+      for (const l of unread)
         report(
           ctx,
           'import-dropped',
           {
             item: `operation ${src.id}: query parameter \`${l.name}\``,
             reason:
-              action === 'list'
-                ? page?.paging?.style === 'after' && l.name === LIST_PARAMS.sort
-                  ? 'a list paged after an identifier (`starting_after`) runs in identifier order: it takes no `sort`; the service refuses a request that sends it'
-                  : l.name === LIST_PARAMS.sort
-                    ? "a list's `sort` takes the names of its resource's fields, and its values name none (nor is it a filter: every list reads `sort` itself); the service refuses a request that sends it"
-                    : 'a list reads its paging parameters, `sort` and filters named after a field of its resource (compared for equality); the service refuses a request that sends it'
-                : `${action === 'update' ? 'an' : 'a'} ${action} reads no query parameters: the service ignores it, answering a request that sends it as one that does not`,
+              page?.paging?.style === 'after'
+                ? 'a list paged after an identifier (`starting_after`) runs in identifier order: it takes no `sort`; the service refuses a request that sends it'
+                : "a list's `sort` takes the names of its resource's fields, and its values name none (nor is it a filter: every list reads `sort` itself); the service refuses a request that sends it",
           },
           l.pointer,
         );
-      plan = { ...plan, leftover: [] };
+      plan = { ...plan, leftover: plan.leftover.filter(ownParam) };
     }
-    if (!x && action !== 'custom' && plan.leftover.length > 0) {
-      const names = plan.leftover.map((l) => `\`${l.name}\``).join(', ');
-      const takes =
-        action === 'list'
-          ? 'a list takes its paging parameters (limit and cursor, limit and offset, or page and per_page), sort and filters named after fields'
-          : `a ${action} operation takes no query or header parameters`;
+    if (!x && action !== 'custom' && plan.leftover.some((l) => !ownParam(l))) {
+      const names = plan.leftover
+        .filter((l) => !ownParam(l))
+        .map((l) => `\`${l.name}\``)
+        .join(', ');
+      const takes = "a list reads its `sort` itself, which takes the names of its resource's fields";
       action = 'custom';
       o.action = action;
       delete o.resource;
@@ -3609,7 +3652,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         ctx.notModified.get(src.id)!,
       );
     else if (ctx.notModified?.has(src.id) && typeof o.resource === 'string') ctx.etagResources.add(o.resource);
-    if (action === 'custom' && (!x || x.action === 'custom')) {
+    // Each left: a custom operation's own query and headers, or a resource action's (validated, not otherwise used).
+    if (!x || x.action === action) {
       for (const l of plan.leftover) {
         const param = parameterFromOpenApi(ctx, src, l);
         if (param === undefined) continue;
@@ -3628,6 +3672,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           continue;
         }
         bag[l.name] = param;
+        if (!x && action !== 'custom') noteActionParam(ctx, src.id, l);
       }
     }
     if (req && (action === 'create' || action === 'replace') && typeof o.resource === 'string') noteWriteOnlyRequired(ctx, src.id, o.resource, req);

@@ -58,7 +58,7 @@ export interface OperationRoute extends RouteBase {
   machine?: StateMachineModel;
   transition?: TransitionModel;
   query: readonly QueryParam[];
-  /** The request headers a custom operation declares (operation.headers). */
+  /** The request headers the operation declares (operation.headers): a custom operation's, or a built-in action's to validate. */
   headers: readonly ParameterModel[];
   /** Whether the route reads a JSON body. */
   hasBody: boolean;
@@ -232,7 +232,8 @@ function operationConditions(
   let steps = 0;
   if (hasBody) steps |= 1 << 0;
   else if (o.method !== 'GET') steps |= 1 << 1;
-  if (o.action === 'list' || (o.action === 'custom' && (o.method === 'GET' || o.query.length > 0 || o.headers.length > 0))) steps |= 1 << 2;
+  // Declared parameters are validated on every action (a built-in one checks them and does not otherwise use them).
+  if (o.action === 'list' || (o.action === 'custom' && o.method === 'GET') || o.query.length > 0 || o.headers.length > 0) steps |= 1 << 2;
   // So is a create whose request_fields leave a required field without a value (model-schemas.ts getUnsourcedFields).
   // And a create or replace a request may leave a field out of whose value the spec does not state (optionalInRequests).
   if (
@@ -314,9 +315,9 @@ export function getRouteHeads(model: ServiceModel): readonly RouteHead[] {
   return heads;
 }
 
-/** The query parameters of an operation's route: a list's, a custom operation's own, the version's. */
+/** The query parameters of an operation's route: a list's, the operation's declared ones (operation.query), the version's. */
 function routeQuery(o: OperationModel, resource: ResourceModel | undefined, versionQuery: string | undefined): readonly QueryParam[] {
-  if (o.action !== 'list' && o.action !== 'custom' && versionQuery === undefined) return NONE;
+  if (o.action !== 'list' && o.query.length === 0 && versionQuery === undefined) return NONE;
   const query: QueryParam[] = [];
   if (o.action === 'list') {
     query.push(...getPagingParams(o));
@@ -328,7 +329,7 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
     }
     if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
   }
-  if (o.action === 'custom') for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
+  for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
   if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });
   return query;
 }
@@ -406,7 +407,7 @@ function buildRoutes(model: ServiceModel): Route[] {
           conditions,
           operation: o,
           query,
-          headers: o.action === 'custom' ? o.headers : NONE,
+          headers: o.headers,
           hasBody: h.hasBody,
           successStatus: o.status,
         };

@@ -514,7 +514,49 @@ export class TestContext {
     if (stated !== undefined && req.body !== undefined && req.raw === undefined && !typed()) req.headers = { ...req.headers, 'content-type': stated };
     const given = route ? this.givenHeaders(route, req) : {};
     if (Object.keys(given).length > 0) req = { ...req, headers: { ...given, ...req.headers } };
+    if (route && route.operation.action !== 'custom' && (route.headers.length > 0 || route.query.some((q) => q.kind === 'param')))
+      req = this.withDeclared(route, req);
     return req;
+  }
+
+  /** Drawn once per route: valid values of a built-in action's required declared parameters, as text. */
+  private readonly declaredValues = new Map<OperationRoute, { headers: Record<string, string>; query: Record<string, unknown> }>();
+
+  /**
+   * A built-in action's required declared parameters (operation.query, operation.headers: validated, not otherwise
+   * used) that the request does not carry, each a valid value drawn once from its type and constraints; the values
+   * the user gave (--header) first.
+   */
+  private withDeclared(route: OperationRoute, req: TestRequest): TestRequest {
+    let drawn = this.declaredValues.get(route);
+    if (drawn === undefined) {
+      const needed = [...route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : [])), ...route.headers].filter(
+        (p) => !p.optional && !p.hasDefault,
+      );
+      const sendable = needed.map((p) => (p.type === 'array' && !((p.minItems ?? 0) > 0) ? { ...p, minItems: 1 } : p));
+      const values =
+        needed.length > 0 ? (fc.sample(objectArbitrary(this.model, sendable, undefined, 'create', true), { seed: this.seed, numRuns: 1 })[0] ?? {}) : {};
+      drawn = { headers: {}, query: {} };
+      for (const p of needed) {
+        const v = values[p.name];
+        if (v === undefined) continue;
+        if (p.in === 'header') drawn.headers[p.name] = Array.isArray(v) ? v.map(String).join(', ') : String(v);
+        else drawn.query[p.name] = v;
+      }
+      this.declaredValues.set(route, drawn);
+    }
+    const sent = Object.keys(req.headers ?? {}).map((k) => k.toLowerCase());
+    const headers = Object.entries(drawn.headers).filter(([k]) => !sent.includes(k.toLowerCase()));
+    const search = new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(drawn.query)) if (!search.has(k)) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
+    if (headers.length === 0 && query.size === 0) return req;
+    const q = query.toString();
+    return {
+      ...req,
+      ...(q !== '' ? { path: `${req.path}${req.path.includes('?') ? '&' : '?'}${q}` } : {}),
+      ...(headers.length > 0 ? { headers: { ...Object.fromEntries(headers), ...req.headers } } : {}),
+    };
   }
 
   /**
@@ -540,6 +582,8 @@ export class TestContext {
 
   /** The route's required header parameters the tester has no value for (it does not draw headers; the user may give them). */
   missingHeaders(route: OperationRoute): string[] {
+    // A built-in action's are drawn (withDeclared).
+    if (route.operation.action !== 'custom') return [];
     const given = this.givenHeaders(route);
     return route.headers.filter((h) => !h.optional && !h.hasDefault && given[h.name] === undefined).map((h) => h.name);
   }

@@ -1101,27 +1101,6 @@ const CASES: RuleCase[] = [
   },
   // ── parameters of custom operations ────────────────────────────────────────
   {
-    code: 'param-not-custom',
-    spec: yaml`
-      servicespec: 1
-      resources:
-        Order:
-          fields:
-            id: { type: uuid }
-      endpoints:
-        operations:
-          listOrders:
-            method: GET
-            path: /orders
-            action: list
-            resource: Order
-            query: # <-
-              labelSelector: { type: string, optional: true }
-    `,
-    fix: ['query:', 'x-query:'],
-    errors: true,
-  },
-  {
     code: 'param-type-invalid',
     spec: yaml`
       servicespec: 1
@@ -1183,6 +1162,29 @@ const CASES: RuleCase[] = [
     fix: ['api-version: { type: string', 'apiVersion: { type: string'],
     errors: true,
     message: 'versioning.placement',
+  },
+  {
+    // A built-in list reads its paging parameters itself: a declared query parameter of the same name is refused.
+    code: 'param-reserved',
+    spec: yaml`
+      servicespec: 1
+      resources:
+        Order:
+          fields:
+            id: { type: uuid }
+      endpoints:
+        operations:
+          listOrders:
+            method: GET
+            path: /orders
+            action: list
+            resource: Order
+            query:
+              cursor: { type: string, optional: true } # <-
+    `,
+    fix: ['cursor: { type: string', 'labelSelector: { type: string'],
+    errors: true,
+    message: 'the paging parameter cursor of the list',
   },
   // ── authentication and built-in routes ─────────────────────────────────────
   {

@@ -39,3 +39,33 @@ describe('diff of declared parameters', () => {
     ]);
   });
 });
+
+// A built-in action's declared parameters (validated, not otherwise used) by the same rules: one rule set.
+const action = (headers: string) => {
+  const c = compileSpecText(`servicespec: 1
+resources:
+  Invoice:
+    fields:
+      id: { type: uuid }
+endpoints:
+  operations:
+    readInvoice:
+      method: GET
+      path: /invoices/{id}
+      action: read
+      resource: Invoice
+${headers === '' ? '' : `      headers:\n${headers}`}
+`);
+  expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  return c.model!;
+};
+
+describe("diff of a built-in action's declared parameters", () => {
+  it('a new required header is breaking, a new optional one is not, a removed one is', () => {
+    const tenant = '        Xero-Tenant-Id: { type: uuid }';
+    const optional = '        X-Request-Source: { type: string, optional: true }';
+    expect(compareModels(action(''), action(tenant)).map((c) => `${c.impact} ${c.code}`)).toEqual(['breaking request-field-added-required']);
+    expect(compareModels(action(''), action(optional)).map((c) => `${c.impact} ${c.code}`)).toEqual(['non-breaking request-field-added']);
+    expect(compareModels(action(`${tenant}\n${optional}`), action(tenant)).map((c) => `${c.impact} ${c.code}`)).toEqual(['breaking request-field-removed']);
+  });
+});

@@ -29,6 +29,15 @@ endpoints:
     listNumbered: { method: GET, path: /nb/pets, action: list, resource: Pet, paging: { style: page, body: array, params: { page: page_number, limit: page_size } } }
     listAfter: { method: GET, path: /a/pets, action: list, resource: Pet, paging: { style: after, items: data, has_more: has_more } }
     listAfterBare: { method: GET, path: /ab/pets, action: list, resource: Pet, paging: { style: after, body: array } }
+    listTenant:
+      method: GET
+      path: /tenant/pets
+      action: list
+      resource: Pet
+      paging: { style: offset, body: array }
+      headers: { X-Tenant: { type: uuid } }
+      query: { hint: { type: integer, optional: true } }
+    readPet: { method: GET, path: "/pets/{id}", action: read, resource: Pet, headers: { X-Tenant: { type: uuid } } }
 authentication:
   default: none
 errors:
@@ -39,6 +48,8 @@ errors:
 
 const DRIVER = `
 import { ServiceClient } from './client.js';
+
+const TENANT = '0190a7e4-5b0c-7000-8000-000000000001';
 
 export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   const client = new ServiceClient({ baseUrl });
@@ -51,7 +62,7 @@ export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   for await (const p of client.listPagesAll({ per_page: 2 })) pages.push(p.name);
   const first = await client.listOffset({ limit: 2, offset: 3 });
   const total: number = first.total;
-  const all: { name: string }[] = await client.listAll();
+  const all: { id: number; name: string }[] = await client.listAll();
   const tokens: string[] = [];
   for await (const p of client.listTokensAll({ pageSize: 2 })) tokens.push(p.name);
   const skip: string[] = [];
@@ -65,9 +76,13 @@ export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   const one = await client.listTokens({ pageSize: 1 });
   const token: string | null = one.nextPageToken;
   const second = await client.listTokens({ pageSize: 1, pageToken: token ?? undefined });
+  // A built-in action's declared headers (operation.headers): a required argument, sent with every page.
+  const tenant: string[] = [];
+  for await (const p of client.listTenantAll({ limit: 2, hint: 1 }, { 'X-Tenant': TENANT })) tenant.push(p.name);
+  const read = await client.readPet(all[0]!.id, { 'X-Tenant': TENANT });
   const n = await client.listNamed({ limit: 1 });
   const after: string | null = n.after;
-  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after, tokens, skip, numbered, second: second.pets.map((p) => p.name), after1, afterBare };
+  return { named, offset, pages, firstPage: first.data.map((p) => p.name), total, all: all.map((p) => p.name), count: n.count, after: typeof after, tokens, skip, numbered, second: second.pets.map((p) => p.name), after1, afterBare, tenant, read: read.name };
 }
 `;
 
@@ -85,7 +100,7 @@ describe('the generated client over list shapes', () => {
     tmp.remove();
   });
 
-  it('types each answer and iterates offset, page, named-cursor and after lists to the end', async () => {
+  it('types each answer and iterates offset, page, named-cursor and after lists to the end, a list declaring headers too', async () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<Record<string, unknown>> }>(tmp.path, ['client.ts', 'driver.ts']);
     expect(output).toBe('');
@@ -104,6 +119,8 @@ describe('the generated client over list shapes', () => {
       second: ['b'],
       after1: ['a', 'b', 'c', 'd', 'e'],
       afterBare: ['a', 'b', 'c', 'd', 'e'],
+      tenant: ['a', 'b', 'c', 'd', 'e'],
+      read: 'a',
     });
   }, 120_000);
 });

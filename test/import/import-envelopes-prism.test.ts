@@ -59,8 +59,10 @@ it('giphy: enveloped pages holding Gifs pass Prism with no response violation', 
   const model = compileSpecText(imported.text!).checked!;
   expect(model.endpoints!.operations.filter((o) => o.envelope).map((o) => [o.id, o.action, o.paging?.style])).toEqual([
     ['getGifsById', 'list', 'none'],
+    ['searchGifs', 'list', 'offset'],
     ['trendingGifs', 'list', 'offset'],
     ['getGifById', 'read', undefined],
+    ['searchStickers', 'list', 'offset'],
     ['trendingStickers', 'list', 'offset'],
   ]);
   const storage = createSqliteStorage({ path: join(dir, 'giphy.db'), synchronous: 'normal' });

@@ -207,9 +207,16 @@ describe('giphy', () => {
     const lists = compiled.model!.endpoints!.operations.filter((o) => o.action !== 'custom');
     expect(lists.map((o) => [o.id, o.action, o.resource, o.envelope?.data])).toEqual([
       ['getGifsById', 'list', 'Gif', 'data'],
+      ['searchGifs', 'list', 'Gif', 'data'],
       ['trendingGifs', 'list', 'Gif', 'data'],
       ['getGifById', 'read', 'Gif', 'data'],
+      ['searchStickers', 'list', 'Gif', 'data'],
       ['trendingStickers', 'list', 'Gif', 'data'],
+    ]);
+    // The searches declare `q` (required) and `lang`: lists that validate them (before: custom operations, 501).
+    expect(compiled.model!.endpoints!.operations.find((o) => o.id === 'searchGifs')!.query.map((p) => [p.name, p.optional])).toEqual([
+      ['q', false],
+      ['lang', true],
     ]);
     expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation' && d.message.includes('trendingGifs'))).toEqual([]);
   });

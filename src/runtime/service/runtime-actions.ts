@@ -517,7 +517,15 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   // Fields the service sets by a rule the spec does not state (source: service): answers leave them out, and say so.
   // Members nested in a field a client sends, read-only and required (getServiceSetMembers), likewise, by their paths.
   const unset = route.resource ? [...getServiceSetFields(deps.ctx.model, route.resource).map((f) => f.name), ...getServiceSetMembers(route.resource)] : [];
-  return withDefaultHeaders(route, createBuiltInHandler(route, deps), unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined);
+  const handler = withDefaultHeaders(route, createBuiltInHandler(route, deps), unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined);
+  // Declared query parameters and headers (operation.query, operation.headers) are validated as a custom
+  // operation's are, then not otherwise used (docs/format.md, "Parameters"); an operation declaring none is as it was.
+  const readParameters = createParameterReader(deps.ctx.model, route, deps.compile);
+  if (!readParameters) return handler;
+  return (request, reply) => {
+    readParameters(request);
+    return handler(request, reply);
+  };
 }
 
 /**

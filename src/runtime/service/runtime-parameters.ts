@@ -7,8 +7,9 @@ import { ServiceError, type InvalidField } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { ownValue } from '../../util/util-own.js';
 
-// The query parameters and headers a custom operation declares (operation.query, operation.headers): read from
-// their text, checked against the same schema the export declares, and handed to the handler typed.
+// The query parameters and headers an operation declares (operation.query, operation.headers): read from their
+// text, checked against the same schema the export declares, and handed to a custom operation's handler typed (a
+// built-in action only checks them).
 
 /** The declared parameters of one request, typed: query (with the undeclared ones as sent) and headers. */
 export interface ParameterValues {
