@@ -18,7 +18,7 @@ import {
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
-import { checkQueryParams, getForeignText, queryArbitrary, withQuery } from './tester-checks-params.js';
+import { checkActionParams, checkQueryParams, getForeignText, queryArbitrary, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
@@ -487,6 +487,7 @@ export async function checkInputs(ctx: TestContext, route: OperationRoute): Prom
   await checkUnionVariants(ctx, route);
   await checkUnique(ctx, route);
   await checkQueryParams(ctx, route);
+  await checkActionParams(ctx, route);
   if ((ctx.idParams(route).length > 0 && route.resource) || ctx.objectActionOf(route)) await checkIdentifiers(ctx, route);
   if (route.operation.action === 'list' && route.resource) await checkListEdges(ctx, route);
   if (route.operation.action === 'list' && route.resource && route.operation.requiredFilters) await checkRequiredFilters(ctx, route);

@@ -141,3 +141,37 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
     });
   }
 }
+
+/**
+ * A read's or list's required declared parameters (a built-in action validates them: docs/format.md, "Parameters"),
+ * each left out in turn from an otherwise valid request, which must be refused as `validation`. Reads and lists
+ * only: a request that writes nothing, to a path the run can name (an object it made, a list at a plain path).
+ */
+export async function checkActionParams(ctx: TestContext, route: OperationRoute): Promise<void> {
+  const o = route.operation;
+  if ((o.action !== 'read' && o.action !== 'list') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
+  const required = [...route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : [])), ...route.headers].filter(
+    (p) => !p.optional && !p.hasDefault,
+  );
+  if (required.length === 0 || route.pathParams.length > (o.action === 'read' ? 1 : 0)) return;
+  const resource = route.resource;
+  for (const p of required) {
+    const label = `${p.in === 'header' ? 'header' : 'query parameter'} ${p.name} missing (required)`;
+    await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${label}`, async (scope) => {
+      const d = ctx.refusal(route, 'validation');
+      if (!d) return scope.skip('no error code declared for validation (not shown)');
+      const headers = await ctx.authFor(o.auth);
+      if (!headers) return scope.skip('no credential for this operation');
+      let id: unknown;
+      if (o.action === 'read') {
+        const target = await ctx.ensureObject(resource);
+        if (!target) return scope.skip(`no ${resource.name} to read`);
+        id = objectKey(resource, target);
+      }
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, omit: [p.name] };
+      const res = await ctx.send(route, req);
+      const why = ctx.expectRefusal(res, route, 'validation');
+      if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a request with ${label}`, d.pointer, req, `${why}; ${describe(res)}`));
+    });
+  }
+}

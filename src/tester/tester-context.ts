@@ -545,11 +545,12 @@ export class TestContext {
       }
       this.declaredValues.set(route, drawn);
     }
-    const sent = Object.keys(req.headers ?? {}).map((k) => k.toLowerCase());
+    const sent = [...Object.keys(req.headers ?? {}), ...(req.omit ?? [])].map((k) => k.toLowerCase());
     const headers = Object.entries(drawn.headers).filter(([k]) => !sent.includes(k.toLowerCase()));
     const search = new URLSearchParams(req.path.includes('?') ? req.path.slice(req.path.indexOf('?') + 1) : '');
     const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(drawn.query)) if (!search.has(k)) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
+    for (const [k, v] of Object.entries(drawn.query))
+      if (!search.has(k) && !req.omit?.includes(k)) for (const x of Array.isArray(v) ? v : [v]) query.append(k, String(x));
     if (headers.length === 0 && query.size === 0) return req;
     const q = query.toString();
     return {
@@ -573,7 +574,7 @@ export class TestContext {
     const subject = [this.options.other, this.options.limited].find((c) => carries(c?.headers)) ?? this.options.credentials;
     const out: Record<string, string> = {};
     for (const h of route.headers) {
-      if (sent.some(([k]) => k.toLowerCase() === h.name.toLowerCase())) continue;
+      if (sent.some(([k]) => k.toLowerCase() === h.name.toLowerCase()) || req?.omit?.includes(h.name)) continue;
       const value = Object.entries(subject?.headers ?? {}).find(([k]) => k.toLowerCase() === h.name.toLowerCase())?.[1];
       if (value !== undefined) out[h.name] = value;
     }

@@ -24,6 +24,8 @@ export interface TestRequest {
   wrap?: string;
   /** Send `body` as it is where the operation wraps its request (the probe of an unwrapped body). */
   bare?: true;
+  /** A built-in action's declared parameters to leave out (TestContext.prepare otherwise sends each required one). */
+  omit?: readonly string[];
 }
 
 export interface TestResponse {

@@ -60,6 +60,14 @@ it('sends the required declared header and query parameter of each action, and t
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected} / ${r.failure?.actual}`)).toEqual([]);
   for (const op of ['createInvoice', 'readInvoice', 'listInvoices', 'deleteInvoice'])
     expect(report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === op)?.outcome, op).toBe('passed');
+  // Each required one of a read or list left out in turn is refused (validation).
+  expect(
+    report.results.filter((r) => r.check === 'endpoints.invalid-requests' && /: (header|query parameter) /.test(r.target)).map((r) => [r.target, r.outcome]),
+  ).toEqual([
+    ['readInvoice: query parameter unitdp missing (required)', 'passed'],
+    ['readInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['listInvoices: header Xero-Tenant-Id missing (required)', 'passed'],
+  ]);
 }, 120_000);
 
 it('sends the value given for a declared header (--header) in place of a drawn one', async () => {
@@ -69,4 +77,18 @@ it('sends the value given for a declared header (--header) in place of a drawn o
   // A value the header's type refuses, given, is sent: the service refuses it (validation), the create fails.
   const bad = await run('not-a-tenant');
   expect(bad.results.find((r) => r.target === 'createInvoice')?.outcome).toBe('failed');
+}, 120_000);
+
+it('a service that does not validate a declared header fails the check that leaves it out', async () => {
+  // Served from the spec without its headers: a read or list without Xero-Tenant-Id is answered, not refused.
+  const lax = await startService(checkedModel(SPEC.replace(/\n {6}headers: \{ Xero-Tenant-Id: \{ type: uuid \} \}/g, '')));
+  try {
+    const report = await testService(checkedModel(SPEC), { baseUrl: lax.url, seed: 1, only: ['endpoints.invalid-requests'] });
+    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => r.target)).toEqual([
+      'readInvoice: header Xero-Tenant-Id missing (required)',
+      'listInvoices: header Xero-Tenant-Id missing (required)',
+    ]);
+  } finally {
+    await lax.close();
+  }
 }, 120_000);

@@ -28,6 +28,11 @@ const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {
   // to read, and no code of its own for a missing one to probe with (import-prism-proxy.test.ts sends the documented
   // example). giphy's getGifById has a 404 of its own, so its missing-object probe reaches it.
   'oai-link-example.yaml': { getUserByName: 'no user to read: the spec has no create operation for user, and the tester makes objects only through one' },
+  // So is ably's read of a channel (an action since it declares ably's `format` and `X-Ably-Version`: before, a custom
+  // operation answering 501): nothing makes a ChannelDetails.
+  'ably-platform-v1.yaml': {
+    getMetadataOfChannel: 'no ChannelDetails to address: the spec has no create operation for ChannelDetails, and the tester makes objects only through one',
+  },
 };
 
 /**
