@@ -305,6 +305,11 @@ export type RouteHead =
 
 const headsCache = new WeakMap<ServiceModel, readonly RouteHead[]>();
 
+/** The parameters an operation declares (operation.query, then operation.headers), as its route reads them. */
+export function getDeclaredParameters(route: OperationRoute): readonly ParameterModel[] {
+  return [...route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : [])), ...route.headers];
+}
+
 /** The heads of `getRoutes(model)`, in the same order. */
 export function getRouteHeads(model: ServiceModel): readonly RouteHead[] {
   let heads = headsCache.get(model);

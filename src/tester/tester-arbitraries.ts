@@ -3,7 +3,7 @@ import { FORM_MEDIA_TYPE, isLeftOutIn, isNullableInRequests, mayLeaveOut } from 
 import { getResource } from '../model/model-lookup.js';
 import { createModelAjv, typedDiscriminators } from '../model/model-ajv.js';
 import { getUnionSchema, isWritable, type JsonSchema, type SchemaView } from '../model/model-schemas.js';
-import type { FieldModel, OperationModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
+import type { FieldModel, OperationModel, ParameterModel, ResourceModel, ServiceModel, UnionModel, VariantModel } from '../model/model-types.js';
 
 // fast-check arbitraries built from the model's field types and constraints: valid values (shrinkable), and
 // one invalid variant per constraint a field declares.
@@ -952,4 +952,13 @@ export function sendableFields(request: Pick<NonNullable<OperationModel['request
     nullable: false,
     ...(f.type === 'array' && !f.optional && f.maxItems !== 0 ? { minItems: Math.max(1, f.minItems ?? 0) } : {}),
   }));
+}
+
+/**
+ * Valid values of declared parameters (query or headers). A required array holds one item at least: an empty one is
+ * no parameter on the wire (the items are repeated), so the request would lack it (sms77's `number`).
+ */
+export function parametersArbitrary(model: ServiceModel, params: readonly ParameterModel[], complete = false): fc.Arbitrary<Record<string, unknown>> {
+  const sendable = params.map((p) => (p.type === 'array' && !p.optional && !p.hasDefault && !((p.minItems ?? 0) > 0) ? { ...p, minItems: 1 } : p));
+  return objectArbitrary(model, sendable, undefined, 'create', complete);
 }

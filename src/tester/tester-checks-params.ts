@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
+import { getDeclaredParameters, isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import type { FieldModel, ParameterModel } from '../model/model-types.js';
-import { getCustomBodyArbitrary, objectArbitrary } from './tester-arbitraries.js';
+import { getCustomBodyArbitrary, parametersArbitrary } from './tester-arbitraries.js';
 import { describe, notImplemented, objectKey, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
@@ -23,13 +23,9 @@ export async function getCustomTarget(ctx: TestContext, route: OperationRoute): 
   return { named: { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) } };
 }
 
-/**
- * Valid values of a custom operation's query parameters. A required array holds one item at least: an empty one is
- * no parameter on the wire (`withQuery` repeats the items), so the request would lack it (sms77's `number`).
- */
+/** Valid values of a custom operation's query parameters (parametersArbitrary). */
 export function queryArbitrary(ctx: TestContext, params: readonly ParameterModel[], complete = false): fc.Arbitrary<Record<string, unknown>> {
-  const sendable = params.map((p) => (p.type === 'array' && !p.optional && !p.hasDefault && !((p.minItems ?? 0) > 0) ? { ...p, minItems: 1 } : p));
-  return objectArbitrary(ctx.model, sendable, undefined, 'create', complete);
+  return parametersArbitrary(ctx.model, params, complete);
 }
 
 /** `path` with `values` as its query (an array's items repeated), after any query it already has. */
@@ -150,9 +146,7 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
 export async function checkActionParams(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
   if ((o.action !== 'read' && o.action !== 'list') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
-  const required = [...route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : [])), ...route.headers].filter(
-    (p) => !p.optional && !p.hasDefault,
-  );
+  const required = getDeclaredParameters(route).filter((p) => !p.optional && !p.hasDefault);
   if (required.length === 0 || route.pathParams.length > (o.action === 'read' ? 1 : 0)) return;
   const resource = route.resource;
   for (const p of required) {

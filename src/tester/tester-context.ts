@@ -13,7 +13,7 @@ import {
 import { getField, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
   getRequestSchema,
   getResourceSchema,
@@ -29,7 +29,7 @@ import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, Servic
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, NotHttp, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
-import { fieldArbitrary, isRefPlaceholder, missingIdentifier, objectArbitrary, type Mutation } from './tester-arbitraries.js';
+import { fieldArbitrary, isRefPlaceholder, missingIdentifier, objectArbitrary, parametersArbitrary, type Mutation } from './tester-arbitraries.js';
 import type { CheckResult, Failure, TestOptions } from './tester-types.js';
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -530,12 +530,8 @@ export class TestContext {
   private withDeclared(route: OperationRoute, req: TestRequest): TestRequest {
     let drawn = this.declaredValues.get(route);
     if (drawn === undefined) {
-      const needed = [...route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : [])), ...route.headers].filter(
-        (p) => !p.optional && !p.hasDefault,
-      );
-      const sendable = needed.map((p) => (p.type === 'array' && !((p.minItems ?? 0) > 0) ? { ...p, minItems: 1 } : p));
-      const values =
-        needed.length > 0 ? (fc.sample(objectArbitrary(this.model, sendable, undefined, 'create', true), { seed: this.seed, numRuns: 1 })[0] ?? {}) : {};
+      const needed = getDeclaredParameters(route).filter((p) => !p.optional && !p.hasDefault);
+      const values = needed.length > 0 ? (fc.sample(parametersArbitrary(this.model, needed, true), { seed: this.seed, numRuns: 1 })[0] ?? {}) : {};
       drawn = { headers: {}, query: {} };
       for (const p of needed) {
         const v = values[p.name];

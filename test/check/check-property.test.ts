@@ -167,6 +167,8 @@ function exerciseModel(model: ServiceModel): void {
   routes.getUndeclaredConditions(model);
   routes.getProducibleConditions(model);
   routes.getRouteHeads(model);
+  for (const r of routes.getRoutes(model))
+    if (r.kind === 'operation') expect(routes.getDeclaredParameters(r)).toHaveLength(r.headers.length + r.query.filter((q) => q.kind === 'param').length);
   defaults.getIdempotencyHeader(model);
   for (const s of model.authentication?.schemes ?? []) defaults.getApiKeyPlacement(s);
   builder.buildField('x', { type: 'string' }, '/x');
@@ -596,6 +598,7 @@ describe('the model API surface', () => {
         'isConditionalChange',
         'getRoutes',
         'getRouteHeads',
+        'getDeclaredParameters',
         'getServiceRoutes',
         'isReservedPath',
         'getUndeclaredConditions',

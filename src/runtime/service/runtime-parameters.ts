@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { OperationRoute } from '../../model/model-routes.js';
+import { getDeclaredParameters, type OperationRoute } from '../../model/model-routes.js';
 import { getFieldSchema } from '../../model/model-schemas.js';
 import type { FieldModel, ParameterModel, ServiceModel } from '../../model/model-types.js';
 import type { FormBody } from '../runtime-body.js';
@@ -54,8 +54,7 @@ type Compile = (schema: Record<string, unknown>) => Validator;
 
 /** A reader for a route's declared parameters, or undefined when it declares none. Validators compile once. */
 export function createParameterReader(model: ServiceModel, route: OperationRoute, compile: Compile): ParameterReader | undefined {
-  const query = route.query.flatMap((q) => (q.kind === 'param' && q.parameter ? [q.parameter] : []));
-  const params = [...query, ...route.headers];
+  const params = getDeclaredParameters(route);
   if (params.length === 0) return undefined;
   const checks = new Map(params.map((p) => [p, compile(getFieldSchema(model, { ...p, nullable: false }, undefined, { safeIntegers: true }))] as const));
   return (request) => {
