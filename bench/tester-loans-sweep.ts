@@ -8,43 +8,8 @@
 //   SWEEP_SEEDS=1,2,3 SWEEP_FAULTS=tie-order,owner-list npx tsx bench/tester-loans-sweep.ts
 //   SWEEP_RATE_LIMITS=1 …                             # also pass --rate-limits (the spec's budget is 100000 a minute)
 
-import { loadavg } from 'node:os';
+import { printFaultSweep } from './lib/fault-sweep.js';
 import { failedChecks, loadLoans, runLoans } from '../test/tester/loans-sweep.js';
 
-async function main(): Promise<void> {
-  const { FAULTS } = await loadLoans();
-  const seeds = (process.env.SWEEP_SEEDS ?? '1').split(',').map(Number);
-  const only = process.env.SWEEP_FAULTS?.split(',').filter(Boolean);
-  const faults = Object.keys(FAULTS).filter((f) => !only || only.includes(f));
-  const rateLimits = process.env.SWEEP_RATE_LIMITS === '1';
-  const started = Date.now();
-  let caught = 0;
-  let runs = 0;
-  const missed: string[] = [];
-  console.log(`| fault | planted | ${seeds.map((s) => `seed ${s}`).join(' | ')} | failed checks |`);
-  console.log(`|---|---|${seeds.map(() => '---').join('|')}|---|`);
-  for (const f of faults) {
-    const cells: string[] = [];
-    const checks = new Set<string>();
-    for (const seed of seeds) {
-      const report = await runLoans([f], { seed, rateLimits });
-      runs++;
-      const failed = failedChecks(report);
-      for (const c of failed) checks.add(c);
-      cells.push(report.verdict === 'failed' ? 'caught' : `**${report.verdict}**`);
-      if (report.verdict === 'failed') caught++;
-      else missed.push(`${f} (seed ${seed})`);
-    }
-    console.log(`| \`${f}\` | ${FAULTS[f]} | ${cells.join(' | ')} | ${[...checks].sort().join(', ')} |`);
-  }
-  for (const seed of seeds) {
-    const report = await runLoans([], { seed, rateLimits });
-    console.log(`no fault, seed ${seed}: ${report.verdict} (${failedChecks(report).join(', ') || 'no failure'})`);
-  }
-  console.log(
-    `${caught} of ${runs} fault runs caught; ${((Date.now() - started) / 1000).toFixed(0)} s, load average ${loadavg()[0]!.toFixed(1)}` +
-      (missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''),
-  );
-}
-
-await main();
+const rateLimits = process.env.SWEEP_RATE_LIMITS === '1';
+await printFaultSweep({ load: loadLoans, run: (faults, options) => runLoans(faults, { ...options, rateLimits }), failedChecks });

@@ -7,43 +7,7 @@
 //   npx tsx bench/tester-shipments-sweep.ts               # seed 1
 //   SWEEP_SEEDS=1,2,3 SWEEP_FAULTS=create-200,total-wrong npx tsx bench/tester-shipments-sweep.ts
 
-import { loadavg } from 'node:os';
+import { printFaultSweep } from './lib/fault-sweep.js';
 import { failedChecks, loadShipments, runShipments } from '../test/tester/shipments-sweep.js';
 
-async function main(): Promise<void> {
-  const { FAULTS } = await loadShipments();
-  const seeds = (process.env.SWEEP_SEEDS ?? '1').split(',').map(Number);
-  const only = process.env.SWEEP_FAULTS?.split(',').filter(Boolean);
-  const faults = Object.keys(FAULTS).filter((f) => !only || only.includes(f));
-
-  const started = Date.now();
-  let caught = 0;
-  let runs = 0;
-  const missed: string[] = [];
-  console.log(`| fault | planted | ${seeds.map((s) => `seed ${s}`).join(' | ')} | failed checks |`);
-  console.log(`|---|---|${seeds.map(() => '---').join('|')}|---|`);
-  for (const f of faults) {
-    const cells: string[] = [];
-    const checks = new Set<string>();
-    for (const seed of seeds) {
-      const report = await runShipments([f], { seed });
-      runs++;
-      const failed = failedChecks(report);
-      for (const c of failed) checks.add(c);
-      cells.push(report.verdict === 'failed' ? 'caught' : `**${report.verdict}**`);
-      if (report.verdict === 'failed') caught++;
-      else missed.push(`${f} (seed ${seed})`);
-    }
-    console.log(`| \`${f}\` | ${FAULTS[f]} | ${cells.join(' | ')} | ${[...checks].sort().join(', ')} |`);
-  }
-  for (const seed of seeds) {
-    const report = await runShipments([], { seed });
-    console.log(`no fault, seed ${seed}: ${report.verdict} (${failedChecks(report).join(', ') || 'no failure'})`);
-  }
-  console.log(
-    `${caught} of ${runs} fault runs caught; ${((Date.now() - started) / 1000).toFixed(0)} s, load average ${loadavg()[0]!.toFixed(1)}` +
-      (missed.length > 0 ? `; missed: ${missed.join(', ')}` : ''),
-  );
-}
-
-await main();
+await printFaultSweep({ load: loadShipments, run: runShipments, failedChecks });

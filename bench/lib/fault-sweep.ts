@@ -1,4 +1,4 @@
-// The table a fault sweep prints (bench/tester-*-sweep.ts): every plantable fault of a hand-written server, one at a
+// The table a fault sweep prints (each bench/tester-*-sweep.ts): every plantable fault of a hand-written server, one at a
 // time, under a default tester run per seed (SWEEP_SEEDS, default 1; SWEEP_FAULTS narrows the faults), whether the run
 // failed and which checks failed, then the unfaulted server's verdict per seed, then the count and the time.
 
