@@ -69,6 +69,21 @@ function boundedPattern(re: RegExp, minLength: number | undefined, maxLength: nu
  * (the draws are then kept only where the whole pattern matches them, `fitting`). Undefined when nothing can be drawn.
  */
 function patternArbitrary(re: RegExp): fc.Arbitrary<string> | undefined {
+  // Built once per pattern: fast-check's stringMatching tokenizes the pattern and its string arbitraries their
+  // shrinking slices on every build (13 % of a default run's CPU when built per draw). An arbitrary is a pure
+  // description, so a shared one draws what a new one would.
+  const key = `${re.flags}/${re.source}`;
+  if (patternArbitraries.has(key)) return patternArbitraries.get(key);
+  if (patternArbitraries.size >= PATTERN_ARBITRARIES_MAX) patternArbitraries.clear();
+  const arb = buildPatternArbitrary(re);
+  patternArbitraries.set(key, arb);
+  return arb;
+}
+
+const PATTERN_ARBITRARIES_MAX = 1_000;
+const patternArbitraries = new Map<string, fc.Arbitrary<string> | undefined>();
+
+function buildPatternArbitrary(re: RegExp): fc.Arbitrary<string> | undefined {
   try {
     return fc.stringMatching(re);
   } catch {

@@ -1372,11 +1372,8 @@ export class TestContext {
       this.usedValues.set(`${resource.name}.${f.name}`, used);
     }
     if (taken !== undefined) used.add(JSON.stringify(taken));
-    const draw = () =>
-      fc.sample(fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource), {
-        seed: (this.uniqueSeed + ++this.uniqueCounter) | 0,
-        numRuns: 1,
-      })[0];
+    const arb = fieldArbitrary(this.model, { ...f, nullable: false, hasExample: false }, resource);
+    const draw = () => fc.sample(arb, { seed: (this.uniqueSeed + ++this.uniqueCounter) | 0, numRuns: 1 })[0];
     let v = draw();
     for (let i = 0; used.has(JSON.stringify(v)) && i < 200; i++) v = draw();
     used.add(JSON.stringify(v));
