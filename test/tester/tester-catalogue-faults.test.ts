@@ -105,12 +105,15 @@ describe('faults a default run let through, caught by the check that names them'
   }
 });
 
-describe('the sweep: every fault the server plants, in a default run (seed 1)', () => {
+// The faults FIXED names are each run above, narrowed to their checks; the rest run here under a whole default run.
+// bench/tester-catalogue-sweep.ts runs every fault.
+describe('the sweep: every other fault the server plants, in a default run (seed 1)', () => {
   it('each is caught, but the escapes', async () => {
     const { FAULTS } = await loadCatalogue();
     expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(30);
+    const named = new Set(FIXED.map((f) => f.fault));
     const caught: Record<string, string[]> = {};
-    for (const fault of Object.keys(FAULTS)) caught[fault] = failedChecks(await runCatalogue([fault], { seed: 1 }));
+    for (const fault of Object.keys(FAULTS).filter((f) => !named.has(f))) caught[fault] = failedChecks(await runCatalogue([fault], { seed: 1 }));
     const escaped = Object.keys(caught).filter((f) => caught[f]!.length === 0);
     expect(escaped.sort()).toEqual([...ESCAPES].sort());
   }, 300_000);
