@@ -383,6 +383,15 @@ export class TestContext {
     return !this.declared(named as Condition) && FALLBACK_STATUS[named as Condition] === res.status;
   }
 
+  /** serve's answers to conditions the spec declares no code for (isGapAnswer), not judged: per condition, how many and where first. */
+  readonly gapAnswers = new Map<string, { count: number; first: string }>();
+
+  private noteGapAnswer(condition: string, target: string): void {
+    const seen = this.gapAnswers.get(condition);
+    if (seen) seen.count++;
+    else this.gapAnswers.set(condition, { count: 1, first: target });
+  }
+
   private errorBodyValidator: ValidateFunction | undefined;
   private readonly errorBodyValidators = new Map<string, ValidateFunction>();
   /** The error body's unfilled required fields (a named gap) the service said it leaves out (UNSET_FIELDS_HEADER). */
@@ -618,6 +627,7 @@ export class TestContext {
       return res;
     }
     const gap = this.isGapAnswer(res);
+    if (gap) this.noteGapAnswer(res.headers.get(UNDECLARED_CONDITION_HEADER)!.trim(), key);
     if (res.status >= 400 && !gap) {
       const auth = route?.operation.auth;
       // Not where the run's credential was taken with each of those scopes before: then it holds them, and a 403 for

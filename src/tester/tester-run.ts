@@ -16,7 +16,7 @@ import { checkStates } from './tester-checks-states.js';
 import { checkVersions } from './tester-checks-versions.js';
 import { BoundReached, NotHttp, TestClient, Throttled, type VersionNaming } from './tester-http.js';
 import { notImplemented, TestContext } from './tester-context.js';
-import { UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
+import { UNDECLARED_CONDITION_HEADER, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import { Judge } from './tester-judge.js';
 import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
 import { summarizeParts } from './tester-report.js';
@@ -154,6 +154,16 @@ export function getVerdict(report: Pick<TestReport, 'results' | 'stoppedBy'>): V
   if (report.results.some((r) => r.outcome === 'failed')) return 'failed';
   if (report.stoppedBy || report.results.some((r) => r.notRun) || !report.results.some((r) => r.outcome === 'passed')) return 'incomplete';
   return 'passed';
+}
+
+/**
+ * The answers the run did not judge because they were serve's own to a condition the spec declares no code for (a
+ * named gap): said, so that a run that passed does not read as if every refusal had been held to the contract.
+ */
+function describeGapAnswers(gaps: ReadonlyMap<string, { count: number; first: string }>): string {
+  const total = [...gaps.values()].reduce((n, g) => n + g.count, 0);
+  const each = [...gaps].map(([condition, g]) => `${condition} ×${g.count} (first: ${g.first})`).join(', ');
+  return `${total} answer${total === 1 ? ' was' : 's were'} the service's built-in refusal of a condition the spec declares no error code for (${UNDECLARED_CONDITION_HEADER}), not judged: ${each}; declare a code for each (\`servicespec gaps\` lists them)`;
 }
 
 /** Replaces each credential in the failures by a placeholder naming whose it is. */
@@ -344,6 +354,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   };
   if (ctx.stoppedBy) report.stoppedBy = ctx.stoppedBy;
   for (const [why, seconds] of ctx.waited) report.warnings.push(`waited ${seconds} s: ${why}`);
+  if (ctx.gapAnswers.size > 0) report.warnings.push(describeGapAnswers(ctx.gapAnswers));
   const needing = (model.endpoints?.operations ?? []).filter((o) => o.auth?.kind === 'required').length;
   if (needing > 0 && !options.credentials) {
     report.warnings.unshift(

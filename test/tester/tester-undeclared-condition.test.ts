@@ -88,6 +88,18 @@ describe('the Servicespec-Undeclared-Condition marker on gap answers', () => {
     expect(report.results).toContainEqual(
       expect.objectContaining({ check: 'endpoints.invalid-requests', target: 'createNote: malformed JSON', outcome: 'passed' }),
     );
+    // Passed, but not judged against a declared code: the report says which answers were the spec's gaps.
+    const said = report.warnings.find((w) => w.includes(UNDECLARED_CONDITION_HEADER));
+    expect(said).toMatch(
+      /^\d+ answers were the service's built-in refusal of a condition the spec declares no error code for \(Servicespec-Undeclared-Condition\), not judged: /,
+    );
+    expect(said).toMatch(/malformed_request ×\d+ \(first: createNote\)/);
+    expect(said).toMatch(/declare a code for each \(`servicespec gaps` lists them\)$/);
+  });
+
+  it('a service that never answers with the marker gets no such warning', async () => {
+    const report = await run(proxies['unmarked-gap']!.url);
+    expect(report.warnings.filter((w) => w.includes(UNDECLARED_CONDITION_HEADER))).toEqual([]);
   });
 
   it('a service marking a declared condition’s wrong answer is failed all the same', async () => {
