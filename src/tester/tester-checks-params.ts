@@ -139,15 +139,19 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
 }
 
 /**
- * A read's or list's required declared parameters (a built-in action validates them: docs/format.md, "Parameters"),
- * each left out in turn from an otherwise valid request, which must be refused as `validation`. Reads and lists
- * only: a request that writes nothing, to a path the run can name (an object it made, a list at a plain path).
+ * A built-in action's required declared parameters (the action validates them: docs/format.md, "Parameters"), each
+ * left out in turn from an otherwise valid request, which must be refused as `validation`: a read of an object the
+ * run made, a list, a create with a valid body, an update, replace or delete of a new object made for it (a service
+ * taking the request changes or deletes that object only). Paths the run can name: a read's, update's, replace's or
+ * delete's with the object's identifier alone, a list's or create's with none. A transition is left out: refused
+ * first for the object's state, it would say nothing of the parameter.
  */
 export async function checkActionParams(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
-  if ((o.action !== 'read' && o.action !== 'list') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
+  const onObject = o.action === 'read' || o.action === 'update' || o.action === 'replace' || o.action === 'delete';
+  if ((!onObject && o.action !== 'list' && o.action !== 'create') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
   const required = getDeclaredParameters(route).filter((p) => !p.optional && !p.hasDefault);
-  if (required.length === 0 || route.pathParams.length > (o.action === 'read' ? 1 : 0)) return;
+  if (required.length === 0 || route.pathParams.length > (onObject ? 1 : 0)) return;
   const resource = route.resource;
   for (const p of required) {
     const label = `${p.in === 'header' ? 'header' : 'query parameter'} ${p.name} missing (required)`;
@@ -161,8 +165,15 @@ export async function checkActionParams(ctx: TestContext, route: OperationRoute)
         const target = await ctx.ensureObject(resource);
         if (!target) return scope.skip(`no ${resource.name} to read`);
         id = objectKey(resource, target);
+      } else if (onObject) {
+        // Its own object: a service taking the request changes (or deletes) this one, not one other checks use.
+        const made = await ctx.createObject(resource);
+        const obj = made && made.res.status < 300 ? (made.res.body as Record<string, unknown> | undefined) : undefined;
+        if (!obj) return scope.skip(`no ${resource.name} could be made`);
+        id = objectKey(resource, obj);
       }
-      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, omit: [p.name] };
+      const body = o.action === 'create' || o.action === 'update' || o.action === 'replace' ? await ctx.validBody(route, id) : undefined;
+      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, omit: [p.name], ...(body !== undefined ? { body } : {}) };
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'validation');
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a request with ${label}`, d.pointer, req, `${why}; ${describe(res)}`));

@@ -34,6 +34,12 @@ endpoints:
       action: list
       resource: Invoice
       headers: { Xero-Tenant-Id: { type: uuid } }
+    updateInvoice:
+      method: PATCH
+      path: /invoices/{id}
+      action: update
+      resource: Invoice
+      headers: { Xero-Tenant-Id: { type: uuid } }
     deleteInvoice:
       method: DELETE
       path: /invoices/{id}
@@ -58,15 +64,21 @@ afterAll(() => s.close());
 it('sends the required declared header and query parameter of each action, and the run passes', async () => {
   const report = await testService(checkedModel(SPEC), { baseUrl: s.url, seed: 1, runs: 3 });
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected} / ${r.failure?.actual}`)).toEqual([]);
-  for (const op of ['createInvoice', 'readInvoice', 'listInvoices', 'deleteInvoice'])
+  for (const op of ['createInvoice', 'readInvoice', 'listInvoices', 'updateInvoice', 'deleteInvoice'])
     expect(report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === op)?.outcome, op).toBe('passed');
-  // Each required one of a read or list left out in turn is refused (validation).
+  // Each required one of a read, list, create, update or delete left out in turn is refused (validation).
   expect(
-    report.results.filter((r) => r.check === 'endpoints.invalid-requests' && /: (header|query parameter) /.test(r.target)).map((r) => [r.target, r.outcome]),
+    report.results
+      .filter((r) => r.check === 'endpoints.invalid-requests' && /: (header|query parameter) /.test(r.target))
+      .map((r) => [r.target, r.outcome])
+      .sort(),
   ).toEqual([
-    ['readInvoice: query parameter unitdp missing (required)', 'passed'],
-    ['readInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['createInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['deleteInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['listInvoices: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['readInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['readInvoice: query parameter unitdp missing (required)', 'passed'],
+    ['updateInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
   ]);
 }, 120_000);
 
@@ -84,9 +96,17 @@ it('a service that does not validate a declared header fails the check that leav
   const lax = await startService(checkedModel(SPEC.replace(/\n {6}headers: \{ Xero-Tenant-Id: \{ type: uuid \} \}/g, '')));
   try {
     const report = await testService(checkedModel(SPEC), { baseUrl: lax.url, seed: 1, only: ['endpoints.invalid-requests'] });
-    expect(report.results.filter((r) => r.outcome === 'failed').map((r) => r.target)).toEqual([
-      'readInvoice: header Xero-Tenant-Id missing (required)',
+    expect(
+      report.results
+        .filter((r) => r.outcome === 'failed')
+        .map((r) => r.target)
+        .sort(),
+    ).toEqual([
+      'createInvoice: header Xero-Tenant-Id missing (required)',
+      'deleteInvoice: header Xero-Tenant-Id missing (required)',
       'listInvoices: header Xero-Tenant-Id missing (required)',
+      'readInvoice: header Xero-Tenant-Id missing (required)',
+      'updateInvoice: header Xero-Tenant-Id missing (required)',
     ]);
   } finally {
     await lax.close();
