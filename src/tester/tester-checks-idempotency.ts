@@ -2,10 +2,9 @@ import { getIdempotencyHeader } from '../model/model-defaults.js';
 import { isSuccessAnswer, isIdempotentOperation, type OperationRoute } from '../model/model-routes.js';
 import type { TestRequest } from './tester-http.js';
 import { describe, objectKey, type TestContext } from './tester-context.js';
-import { getStatePaths } from './tester-checks-states.js';
+import { walkToTransition } from './tester-state-walks.js';
 import { getCustomTarget } from './tester-checks-params.js';
 import { getCustomBodyArbitrary } from './tester-arbitraries.js';
-import { getStateField } from '../model/model-lookup.js';
 import fc from 'fast-check';
 import { heldAsSent } from './tester-arbitraries.js';
 import { pageThrough } from './tester-checks-lists.js';
@@ -190,30 +189,9 @@ async function changeRequest(ctx: TestContext, route: OperationRoute, headers: R
 
 /** The transition's request on a new object walked to a state it leaves (a legal transition, sent without a key), or why there is none. */
 async function transitionRequest(ctx: TestContext, route: OperationRoute, headers: Record<string, string>): Promise<TestRequest | string> {
-  const r = route.resource!;
-  const machine = ctx.model.stateMachines.find((m) => m.resource === r.name);
-  const field = machine ? getStateField(ctx.model, machine) : undefined;
-  if (!machine || !field || machine.initial === undefined) return `no initial state of ${r.name} to walk from`;
-  const others = ctx.routes.filter((x) => x.operation.action === 'transition' && x.resource?.name === r.name && x.transition);
-  const usable: OperationRoute[] = [];
-  const auth = new Map<string, Record<string, string>>();
-  for (const t of others) {
-    const h = await ctx.authFor(t.operation.auth).catch(() => undefined);
-    if (!h) continue;
-    usable.push(t);
-    auth.set(t.operation.id, h);
-  }
-  const paths = getStatePaths(machine.initial, usable);
-  const from = route.transition!.from.find((s) => paths.has(s));
-  if (from === undefined) return `no state ${route.transition!.name} leaves is reachable from ${machine.initial}`;
-  const made = await ctx.createObject(r);
-  if (!made || made.res.status >= 300) return `no ${r.name} could be made to walk to ${from}`;
-  const id = objectKey(r, made.res.body as Record<string, unknown>);
-  for (const t of paths.get(from)!) {
-    const res = await ctx.send(t, { method: t.method, path: ctx.pathOf(t, id), headers: auth.get(t.operation.id)!, body: await ctx.transitionBody(t, id) });
-    if (!isSuccessAnswer(t, res.status)) return `${t.operation.id} on the way to ${from} answered ${res.status}`;
-  }
-  return { method: route.method, path: ctx.pathOf(route, id), headers, body: await ctx.transitionBody(route, id) };
+  const walked = await walkToTransition(ctx, route);
+  if (typeof walked === 'string') return walked;
+  return { method: route.method, path: ctx.pathOf(route, walked.id), headers, body: await ctx.transitionBody(route, walked.id) };
 }
 
 /** A custom POST's request as valid-requests draws it (one body, its object where it names one), or why there is none. */

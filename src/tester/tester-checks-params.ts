@@ -4,6 +4,7 @@ import type { FieldModel, ParameterModel } from '../model/model-types.js';
 import { getCustomBodyArbitrary, parametersArbitrary } from './tester-arbitraries.js';
 import { describe, notImplemented, objectKey, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
+import { walkToTransition } from './tester-state-walks.js';
 
 // A custom operation's declared query parameters (operation.query) broken one at a time: a required one left out, one
 // given text its type cannot read or a number past its bounds. Each is a request breaking the operation's declared
@@ -142,13 +143,13 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
  * A built-in action's required declared parameters (the action validates them: docs/format.md, "Parameters"), each
  * left out in turn from an otherwise valid request, which must be refused as `validation`: a read of an object the
  * run made, a list, a create with a valid body, an update, replace or delete of a new object made for it (a service
- * taking the request changes or deletes that object only). Paths the run can name: a read's, update's, replace's or
- * delete's with the object's identifier alone, a list's or create's with none. A transition is left out: refused
- * first for the object's state, it would say nothing of the parameter.
+ * taking the request changes or deletes that object only), a transition on a new object walked to a state it leaves
+ * (so that its state is no reason to refuse it). Paths the run can name: an object's with its identifier alone, a
+ * list's or create's with none.
  */
 export async function checkActionParams(ctx: TestContext, route: OperationRoute): Promise<void> {
   const o = route.operation;
-  const onObject = o.action === 'read' || o.action === 'update' || o.action === 'replace' || o.action === 'delete';
+  const onObject = o.action === 'read' || o.action === 'update' || o.action === 'replace' || o.action === 'delete' || o.action === 'transition';
   if ((!onObject && o.action !== 'list' && o.action !== 'create') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
   const required = getDeclaredParameters(route).filter((p) => !p.optional && !p.hasDefault);
   if (required.length === 0 || route.pathParams.length > (onObject ? 1 : 0)) return;
@@ -165,6 +166,10 @@ export async function checkActionParams(ctx: TestContext, route: OperationRoute)
         const target = await ctx.ensureObject(resource);
         if (!target) return scope.skip(`no ${resource.name} to read`);
         id = objectKey(resource, target);
+      } else if (o.action === 'transition') {
+        const walked = await walkToTransition(ctx, route);
+        if (typeof walked === 'string') return scope.skip(walked, 'not-run');
+        id = walked.id;
       } else if (onObject) {
         // Its own object: a service taking the request changes (or deletes) this one, not one other checks use.
         const made = await ctx.createObject(resource);
@@ -172,7 +177,8 @@ export async function checkActionParams(ctx: TestContext, route: OperationRoute)
         if (!obj) return scope.skip(`no ${resource.name} could be made`);
         id = objectKey(resource, obj);
       }
-      const body = o.action === 'create' || o.action === 'update' || o.action === 'replace' ? await ctx.validBody(route, id) : undefined;
+      const body =
+        o.action === 'create' || o.action === 'update' || o.action === 'replace' || o.action === 'transition' ? await ctx.validBody(route, id) : undefined;
       const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, omit: [p.name], ...(body !== undefined ? { body } : {}) };
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'validation');

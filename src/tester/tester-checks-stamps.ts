@@ -1,7 +1,7 @@
 import { getStateField } from '../model/model-lookup.js';
 import { isSuccessAnswer } from '../model/model-routes.js';
 import { isAnswered } from '../model/model-schemas.js';
-import { getStatePaths } from './tester-checks-states.js';
+import { getStatePaths } from './tester-state-walks.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 

@@ -19,6 +19,7 @@ import {
   pageThrough,
 } from './tester-checks-lists.js';
 import { describe, type TestContext } from './tester-context.js';
+import { getStatePaths } from './tester-state-walks.js';
 import { runProperty } from './tester-checks-endpoints.js';
 import type { ResourceModel, StateMachineModel } from '../model/model-types.js';
 import type { Failure } from './tester-types.js';
@@ -26,22 +27,6 @@ import type { Failure } from './tester-types.js';
 // The states part: every transition tried in every reachable state (the pairs, by construction), then generated
 // sequences of transitions on a fresh object for interleavings, each compared with the reference machine the spec
 // declares; then lists paged through with every sort, and filtered.
-
-/** The shortest path (transition routes) from `root` to each state reachable through `routes`, breadth-first. */
-export function getStatePaths(root: string, routes: readonly OperationRoute[]): Map<string, OperationRoute[]> {
-  const paths = new Map<string, OperationRoute[]>([[root, []]]);
-  const queue = [root];
-  while (queue.length > 0) {
-    const state = queue.shift()!;
-    for (const r of routes) {
-      const t = r.transition!;
-      if (!t.from.includes(state) || paths.has(t.to)) continue;
-      paths.set(t.to, [...paths.get(state)!, r]);
-      queue.push(t.to);
-    }
-  }
-  return paths;
-}
 
 /**
  * The main subject's objects a list shows in states not in `reached` (states no legal path from a create leads

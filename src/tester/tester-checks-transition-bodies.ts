@@ -1,9 +1,9 @@
 import { getStateField } from '../model/model-lookup.js';
-import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
+import type { OperationRoute } from '../model/model-routes.js';
 import { isWritable } from '../model/model-schemas.js';
 import type { FieldModel } from '../model/model-types.js';
 import { getMutations, sortedJson } from './tester-arbitraries.js';
-import { getStatePaths } from './tester-checks-states.js';
+import { walkToTransition } from './tester-state-walks.js';
 import { describe, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
@@ -29,38 +29,13 @@ async function checkTransitionBody(ctx: TestContext, route: OperationRoute): Pro
     .filter((f): f is FieldModel => f !== undefined && isWritable(resource, f, 'update'));
   if (fields.length === 0) return;
   const machine = ctx.model.stateMachines.find((m) => m.resource === resource.name);
-  const field = machine && getStateField(ctx.model, machine);
-  if (!machine || !field || machine.initial === undefined) return;
-  const transitions = ctx.routes.filter((r) => r.operation.action === 'transition' && r.resource?.name === resource.name && r.transition);
+  if (!machine || !getStateField(ctx.model, machine) || machine.initial === undefined) return;
   const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
-  // The nearest state the transition leaves, by the shortest walk from a new object.
-  const paths = getStatePaths(machine.initial, transitions);
-  const path = t.from
-    .map((s) => paths.get(s))
-    .filter((p): p is OperationRoute[] => p !== undefined)
-    .sort((a, b) => a.length - b.length)[0];
   // Only the transition's own fields: the resource's read-only ones are the format's rule, judged on its changes.
   const all = getMutations(ctx.model, fields, undefined, 'update');
   const mutations = isThrifty(ctx.model) ? pickThrifty(all, (m) => m.label.slice(m.label.indexOf(' ') + 1).replace(/[0-9.]+/g, '#'), 10, ctx.seed) : all;
-  const idName = resource.identifier ?? 'id';
   /** The object the next probe goes to, in a state the transition leaves; undefined once a probe may have moved it. */
   let current: { id: unknown } | undefined;
-  const walk = async (): Promise<{ id: unknown } | string> => {
-    if (!path) return `no state ${t.name} leaves (${t.from.join(', ')}) is reached from a new ${resource.name}`;
-    const made = await ctx.createObject(resource);
-    if (!made) return `no credential to create a ${resource.name}`;
-    if (made.res.status >= 300) return `no ${resource.name} could be made (${describe(made.res)})`;
-    const id = made.res.body?.[idName];
-    for (const r of path) {
-      const headers = await ctx.authFor(r.operation.auth);
-      if (!headers) return `no credential for ${r.operation.id}`;
-      const res = await ctx.send(r, { method: r.method, path: ctx.pathOf(r, id), headers, body: await ctx.transitionBody(r, id) });
-      // A walk that goes wrong is states.pairs' to fail.
-      if (!isSuccessAnswer(r, res.status) || res.body?.[field] !== r.transition!.to)
-        return `a ${resource.name} could not be walked to ${t.from.join(' or ')} (${r.operation.id}: ${describe(res)})`;
-    }
-    return { id };
-  };
   for (const m of mutations) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${m.label}`, async (scope) => {
       const headers = await ctx.authFor(o.auth);
@@ -68,7 +43,7 @@ async function checkTransitionBody(ctx: TestContext, route: OperationRoute): Pro
       const d = ctx.refusal(route, m.condition);
       if (!d) return scope.skip(`no error code declared for ${m.condition} (not shown)`);
       if (current === undefined) {
-        const w = await walk();
+        const w = await walkToTransition(ctx, route);
         if (typeof w === 'string') return scope.skip(w, 'not-run');
         current = w;
       }

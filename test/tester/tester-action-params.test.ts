@@ -13,6 +13,15 @@ resources:
     fields:
       id: { type: uuid }
       total: { type: integer, minimum: 0 }
+      status: { type: state }
+states:
+  Invoice:
+    field: status
+    initial: draft
+    states: { draft: {}, authorised: {}, paid: { terminal: true } }
+    transitions:
+      authorise: { from: draft, to: authorised }
+      pay: { from: authorised, to: paid }
 endpoints:
   operations:
     createInvoice:
@@ -39,6 +48,14 @@ endpoints:
       path: /invoices/{id}
       action: update
       resource: Invoice
+      headers: { Xero-Tenant-Id: { type: uuid } }
+    authoriseInvoice: { method: POST, path: "/invoices/{id}/authorise", action: transition, resource: Invoice, transition: authorise }
+    payInvoice:
+      method: POST
+      path: /invoices/{id}/pay
+      action: transition
+      resource: Invoice
+      transition: pay
       headers: { Xero-Tenant-Id: { type: uuid } }
     deleteInvoice:
       method: DELETE
@@ -76,6 +93,7 @@ it('sends the required declared header and query parameter of each action, and t
     ['createInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['deleteInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['listInvoices: header Xero-Tenant-Id missing (required)', 'passed'],
+    ['payInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['readInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['readInvoice: query parameter unitdp missing (required)', 'passed'],
     ['updateInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
@@ -105,6 +123,7 @@ it('a service that does not validate a declared header fails the check that leav
       'createInvoice: header Xero-Tenant-Id missing (required)',
       'deleteInvoice: header Xero-Tenant-Id missing (required)',
       'listInvoices: header Xero-Tenant-Id missing (required)',
+      'payInvoice: header Xero-Tenant-Id missing (required)',
       'readInvoice: header Xero-Tenant-Id missing (required)',
       'updateInvoice: header Xero-Tenant-Id missing (required)',
     ]);
