@@ -755,6 +755,16 @@ const resourceRules: Rule = (ctx) => {
     if (ADDRESSING_ACTIONS.has(o.action) && o.bindings === undefined) addressedNames.add(o.resource);
   }
   const declaredScopes = (model.authentication?.scopes ?? []).map((s) => s.name);
+  // A previous name's stored objects move to one resource (getResourceRenames): a second claim on it is refused. A
+  // name the spec still has is no rename (ignored, as a field's renamedFrom naming a field it still has is).
+  const renamedFrom = new Map<string, string>();
+  for (const r of model.resources) {
+    const from = r.renamedFrom;
+    if (from === undefined || getResource(model, from) !== undefined) continue;
+    const first = renamedFrom.get(from);
+    if (first === undefined) renamedFrom.set(from, r.name);
+    else report('resource-renamed-from-twice', { name: from, first, second: r.name }, joinPointer(r.pointer, 'renamedFrom'));
+  }
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);
     if (r.identifier === undefined) {

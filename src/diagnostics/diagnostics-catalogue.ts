@@ -66,6 +66,10 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'states.{resource}.removed_states names `{name}`, which the {resource} state machine still has: only a state it no longer has can be removed',
   },
+  'resource-renamed-from-twice': {
+    severity: 'error',
+    message: 'resources {first} and {second} are both renamedFrom `{name}`: the stored objects of {name} can move to one resource only',
+  },
   'missing-state-machine': {
     severity: 'error',
     message: 'field {resource}.{field} has type state, but no state machine for {resource} is declared under states',

@@ -153,6 +153,7 @@ const RESOURCE_HANDLED = new Set([
   'answerMembers',
   'owner',
   'ownerAccess',
+  'renamedFrom',
   'fields',
 ]);
 
@@ -170,6 +171,8 @@ export function resourceToSpec(r: ResourceModel): ResourceSpec {
     answer_members: r.answerMembers !== DEFAULT_ANSWER_MEMBERS ? r.answerMembers : undefined,
     owner: r.owner,
     owner_access: r.owner !== undefined || r.ownerAccess !== 'hidden' ? r.ownerAccess : undefined,
+    // Written as the format spells it (as a field's is), not in the resource keys' snake_case.
+    renamedFrom: r.renamedFrom,
   });
   for (const [k, v] of Object.entries(r)) {
     if (RESOURCE_HANDLED.has(k) || v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;

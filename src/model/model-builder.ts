@@ -251,6 +251,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],
       uniqueKeys: r.unique_keys ? Object.freeze(r.unique_keys.map((k) => Object.freeze([...k]))) : undefined,
+      renamedFrom: r.renamedFrom,
       fields,
     });
   });

@@ -27,6 +27,21 @@ export function getStateMachine(model: ServiceModel, resource: string | undefine
   return resource === undefined ? undefined : indexOf(machineIndex, model, model.stateMachines, (m) => m.resource).get(resource);
 }
 
+/**
+ * The resource renames a spec declares (`renamedFrom` on a resource), old name → current name: each names a resource
+ * the spec no longer has (one it still has is not renamed: the key is ignored), and of several resources renamed
+ * from one name only the first counts (check: resource-renamed-from-twice).
+ */
+export function getResourceRenames(model: ServiceModel): ReadonlyMap<string, string> {
+  const out = new Map<string, string>();
+  for (const r of model.resources) {
+    const from = r.renamedFrom;
+    if (from === undefined || out.has(from) || getResource(model, from) !== undefined) continue;
+    out.set(from, r.name);
+  }
+  return out;
+}
+
 export function getField(resource: ResourceModel | undefined, name: string): FieldModel | undefined {
   return resource?.fields.find((f) => f.name === name);
 }

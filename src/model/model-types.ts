@@ -118,6 +118,8 @@ export interface ResourceModel {
   ownerOverrideScopes: readonly string[];
   /** Keys unique together (`unique_keys`): field paths, dotted for a nested field (docs/format.md). */
   uniqueKeys?: readonly (readonly string[])[];
+  /** The resource's previous name (`renamedFrom`): `servicespec migrate` renames its table, keeping its objects. */
+  renamedFrom?: string;
   fields: readonly FieldModel[];
 }
 

@@ -235,6 +235,8 @@ export interface ResourceSpec {
   owner_access?: 'hidden' | 'forbidden';
   /** Scopes whose holders act on every subject's objects, not only their own. */
   owner_override_scopes?: string[];
+  /** The resource's previous name: `servicespec migrate` renames its stored table (the objects are kept). */
+  renamedFrom?: string;
   fields?: Record<string, FieldSpec>;
 }
 

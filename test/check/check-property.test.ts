@@ -586,6 +586,7 @@ describe('the model API surface', () => {
         'getErrorMediaType',
         'getPathParams',
         'getResource',
+        'getResourceRenames',
         'getPageSize',
         'getStateMachine',
         'getStateField',

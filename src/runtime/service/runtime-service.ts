@@ -189,7 +189,7 @@ async function prepare(model: ServiceModel, options: PluginOptions): Promise<{ g
   if (problems.length > 0) throw new ServiceStartError(problems);
   // migrate (issue 28): only additive steps run at start; the rest is `servicespec migrate`'s (it moves, fills or drops data).
   const plan = getStoragePlan(model);
-  const migration = await options.storage.migrate(plan, { prepare: createServePrepare(plan) });
+  const migration = await options.storage.migrate(plan, { prepare: createServePrepare(plan, model) });
   if (!migration.ok)
     throw new ServiceStartError(
       migration.refusals.map((r) => (r.table === '*' && r.column === undefined ? `storage: ${r.reason}` : `storage: ${r.reason}; ${MIGRATE_HINT}`)),

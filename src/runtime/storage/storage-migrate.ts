@@ -6,9 +6,10 @@
 
 import { createDiagnostic, type DiagnosticCode, type DiagnosticParams } from '../../diagnostics/diagnostics-catalogue.js';
 import { createModelAjv, typedDiscriminators } from '../../model/model-ajv.js';
-import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
+import { getField, getResource, getResourceRenames, getStateMachine } from '../../model/model-lookup.js';
 import type { ServiceModel } from '../../model/model-types.js';
 import { absentColumn, diffStoragePlans, getStoragePlan, withKeptColumns } from './storage-plan.js';
+import { WEBHOOKS } from './storage-shared.js';
 import type { ColumnPlan, MigrationSession, PreparedMigration, StoragePlan, TablePlan } from './storage-types.js';
 
 /** The storage format this servicespec writes; a database recording a larger one was migrated by a newer version. */
@@ -21,10 +22,20 @@ const NAMED_IDS = 10;
 export type DataEffect = 'keeps' | 'converts' | 'loses';
 
 export interface MigratePlanStep {
-  kind: 'drop_table' | 'drop_column' | 'rename_column' | 'fill_column' | 'convert_column' | 'move_state' | 'create_table' | 'add_column' | 'rebuild_table';
+  kind:
+    | 'rename_table'
+    | 'drop_table'
+    | 'drop_column'
+    | 'rename_column'
+    | 'fill_column'
+    | 'convert_column'
+    | 'move_state'
+    | 'create_table'
+    | 'add_column'
+    | 'rebuild_table';
   table: string;
   column?: string;
-  /** The new name (rename_column). */
+  /** The new name (rename_table: the table's; rename_column: the column's). */
   to?: string;
   data: DataEffect;
   /** Rows the step touches: rows dropped, values dropped or converted, rows filled, rows re-checked. */
@@ -82,6 +93,50 @@ function rowsText(n: number): string {
 function namedIds(list: readonly unknown[], total: number): string {
   const shown = list.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   return total > list.length ? `${shown} and ${total - list.length} more` : shown;
+}
+
+/**
+ * The stored plan with table `from` named `to`, and every reference to it (another table's `ref` column) naming
+ * `to`: what the database holds once `ALTER TABLE … RENAME TO` ran (SQLite rewrites the other tables' foreign keys
+ * to name the new table; PostgreSQL's refer to the table itself, whatever its name).
+ */
+export function renameStoredTable(plan: StoragePlan, from: string, to: string): StoragePlan {
+  const tables = plan.tables.map((t) => {
+    const named = t.name === from ? { ...t, name: to } : t;
+    if (!named.columns.some((c) => c.references?.table === from)) return named;
+    return { ...named, columns: named.columns.map((c) => (c.references?.table === from ? { ...c, references: { ...c.references, table: to } } : c)) };
+  });
+  return { ...plan, tables };
+}
+
+/**
+ * The declared resource renames (getResourceRenames) the stored plan is waiting for: the old name's table is stored,
+ * the new name's is not, and the spec wants the new one (and no longer the old).
+ */
+export function getTableRenames(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): [string, string][] {
+  const has = (plan: StoragePlan, name: string) => plan.tables.some((t) => t.name === name);
+  return [...getResourceRenames(model)].filter(([from, to]) => has(stored, from) && !has(stored, to) && has(wanted, to) && !has(wanted, from));
+}
+
+/**
+ * Callback subscriptions (a webhook endpoint's `access.object`) name the resource of the object they follow: those
+ * naming `from` name `to` afterwards, or events about the renamed resource's objects would no longer reach them.
+ * Read and written as JSON text here, the same on both engines. Returns how many there are.
+ */
+async function renameSubscriptions(session: MigrationSession, from: string, to: string): Promise<number> {
+  const rows = await session.query(`SELECT id, access FROM ${WEBHOOKS} WHERE access IS NOT NULL`);
+  let n = 0;
+  for (const row of rows) {
+    const access = JSON.parse(String(row.access)) as { object?: { resource?: unknown } } | null;
+    if (access?.object?.resource !== from) continue;
+    n++;
+    const p = params(session);
+    await session.query(`UPDATE ${WEBHOOKS} SET access = ${p()} WHERE id = ${p()}`, [
+      JSON.stringify({ ...access, object: { ...access.object, resource: to } }),
+      row.id,
+    ]);
+  }
+  return n;
 }
 
 /** Per resource, each field name a declared rename (`rename_field` chains, a field's `renamedFrom`) leads from, to the current name. */
@@ -189,10 +244,20 @@ export async function checkStorageFormat(session: MigrationSession): Promise<Mig
  * `serve`'s prepare for `wanted`: the refusal of a database a newer servicespec migrated, and of rows a changed shape
  * refuses (checkShape); nothing else (storage-plan.ts' diff decides what serve runs).
  */
-export function createServePrepare(wanted: StoragePlan) {
+export function createServePrepare(wanted: StoragePlan, model?: ServiceModel) {
   return async (session: MigrationSession, stored: StoragePlan): Promise<PreparedMigration> => {
     const newer = await checkStorageFormat(session);
     if (newer) return { ok: false, refusals: [{ table: '*', reason: newer.message }] };
+    // A declared resource rename is migrate's, as a field's is: said as the rename it is, not as a removed resource.
+    const renames = model ? getTableRenames(model, stored, wanted) : [];
+    if (renames.length > 0)
+      return {
+        ok: false,
+        refusals: renames.map(([from, to]) => ({
+          table: from,
+          reason: `resource ${from} is renamed to ${to} (renamedFrom); its table is renamed, keeping its objects`,
+        })),
+      };
     const refusals: { table: string; column: string; reason: string }[] = [];
     const storedByName = new Map(stored.tables.map((t) => [t.name, t]));
     for (const t of wanted.tables) {
@@ -271,14 +336,38 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const wanted = getStoragePlan(model);
     const wantedByName = new Map(wanted.tables.map((t) => [t.name, t]));
     const renames = getRenames(model);
+    const pg = session.dialect === 'postgres';
     const rebuild = new Set<string>();
     const filled = new Set<string>();
     const tables: TablePlan[] = [];
-    const pg = session.dialect === 'postgres';
     const refuse = <C extends DiagnosticCode>(code: C, p: DiagnosticParams<C>, extra: Partial<MigrateRefusal> = {}) =>
       refusals.push({ code, message: createDiagnostic(code, p).message, ...extra });
 
-    for (const old of storedPlan.tables) {
+    // Resources renamed (renamedFrom): the table is renamed first, here, in the migration's transaction, so that the
+    // steps below read and change it by its new name (a plan only looked at is rolled back with everything else).
+    // Its rows, keys, indexes and the identifier sequence are the table's own and move with it.
+    let stored = storedPlan;
+    for (const [from, to] of getTableRenames(model, storedPlan, wanted)) {
+      const rows = await count(session, from);
+      await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
+      const subscriptions = await renameSubscriptions(session, from, to);
+      const also =
+        subscriptions > 0 ? `, and ${subscriptions} callback subscription${subscriptions === 1 ? '' : 's'} follow${subscriptions === 1 ? 's' : ''} it` : '';
+      steps.push({
+        kind: 'rename_table',
+        table: from,
+        to,
+        data: 'keeps',
+        rows,
+        description: `rename resource ${from} to ${to}: ${rowsText(rows)} move${rows === 1 ? 's' : ''} with it${also}`,
+      });
+      stored = renameStoredTable(stored, from, to);
+      // PostgreSQL's constraints keep the old name in theirs (`Task__title__key`), which tells a violation's column:
+      // the rebuild names them for the new one (drops and adds them).
+      if (pg) rebuild.add(to);
+    }
+
+    for (const old of stored.tables) {
       const t = wantedByName.get(old.name);
       if (!t) {
         const rows = await count(session, old.name);
@@ -477,7 +566,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           }
         }
         // A changed shape (an object's members, an array's items, a pattern): rows it refuses are named, never changed.
-        if (storedPlan.shapes === true && !converted.has(c.name) && c.type === nc.type) {
+        if (stored.shapes === true && !converted.has(c.name) && c.type === nc.type) {
           const bad = await checkShape(session, old, c, nc);
           if (bad) refusals.push({ code: 'migrate-rows-invalid', message: bad.message, table: t.name, column: nc.name, ids: bad.ids });
         }
@@ -534,7 +623,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             );
           }
         }
-        if (nc.references && !same(nc.references, c.references) && storedPlan.tables.some((x) => x.name === nc.references!.table)) {
+        if (nc.references && !same(nc.references, c.references) && stored.tables.some((x) => x.name === nc.references!.table)) {
           const r = nc.references;
           const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(r.table)} x WHERE x.${q(r.column)} = ${q(t.name)}.${q(nc.name)})`;
           const bad = await count(session, t.name, dangling);

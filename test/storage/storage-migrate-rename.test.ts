@@ -1,0 +1,271 @@
+// A resource renamed (`renamedFrom` on the resource) on SQLite and PostgreSQL: `servicespec migrate` renames its
+// table (rename_table), never a drop and a create: the rows, their identifiers and the next one made, the unique and
+// checked columns, the references another resource holds to them and the callback subscriptions about them all
+// move with it, with field renames and additions in the same plan; `serve` says the rename is migrate's.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { createServePrepare } from '../../src/runtime/storage/storage-migrate.js';
+import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
+import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
+import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
+import { StorageConstraintError, type Storage } from '../../src/runtime/storage/storage-types.js';
+import { runCli } from '../cli/cli-helpers.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'servicespec-rename-'));
+const pgSkip = await getPostgresSkipReason();
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  if (!pgSkip) await dropTestSchemas();
+});
+
+let n = 0;
+function specFile(text: string): string {
+  const path = join(dir, `spec-${n++}.yaml`);
+  writeFileSync(path, text);
+  return path;
+}
+
+const V1 = `servicespec: 1
+resources:
+  Task:
+    fields:
+      id: { type: integer, readOnly: true }
+      title: { type: string, unique: true, maxLength: 20 }
+      note: { type: string, optional: true }
+  Comment:
+    fields:
+      id: { type: string, readOnly: true }
+      task: { type: ref, to: Task }
+      body: { type: string }
+`;
+
+/** Task renamed Todo, its note renamed remark, a field added; Comment's references now name Todo. */
+const V2 = `servicespec: 1
+resources:
+  Todo:
+    renamedFrom: Task
+    fields:
+      id: { type: integer, readOnly: true }
+      title: { type: string, unique: true, maxLength: 20 }
+      remark: { type: string, optional: true, renamedFrom: note }
+      done: { type: boolean, optional: true }
+  Comment:
+    fields:
+      id: { type: string, readOnly: true }
+      task: { type: ref, to: Todo }
+      body: { type: string }
+`;
+
+interface Db {
+  url: string;
+  open: () => Storage;
+}
+
+const engines: { name: string; skip: string | undefined; make: () => Db }[] = [
+  {
+    name: 'sqlite',
+    skip: undefined,
+    make: () => {
+      const path = join(dir, `db-${n++}.db`);
+      return { url: `sqlite:${path}`, open: () => createSqliteStorage({ path }) };
+    },
+  },
+  {
+    name: 'postgres',
+    skip: pgSkip,
+    make: () => {
+      const url = getTestSchemaUrl();
+      return { url, open: () => createPostgresStorage({ url }) };
+    },
+  },
+];
+
+async function withStorage<T>(db: Db, fn: (s: Storage) => Promise<T>): Promise<T> {
+  const s = db.open();
+  try {
+    return await fn(s);
+  } finally {
+    await s.close();
+  }
+}
+
+const model = (text: string) => compileSpecText(text).model!;
+
+/** V1's database: three tasks (ids 1, 2, 3 made by the storage), two comments on them, one callback subscription. */
+async function seed(make: () => Db): Promise<Db> {
+  const db = make();
+  await withStorage(db, async (s) => {
+    expect((await s.migrate(getStoragePlan(model(V1)))).ok).toBe(true);
+    await s.transaction(async (tx) => {
+      for (const [title, note] of [
+        ['one', 'n1'],
+        ['two', undefined],
+        ['three', 'n3'],
+      ] as const)
+        await tx.insert('Task', { title, ...(note !== undefined ? { note } : {}) });
+      await tx.insert('Comment', { id: 'c1', task: 1, body: 'on one' });
+      await tx.insert('Comment', { id: 'c3', task: 3, body: 'on three' });
+    });
+    await s.insertWebhookEndpoint({
+      id: 'ep_1',
+      url: 'https://example.test/hook',
+      kinds: null,
+      secrets: [],
+      createdAt: new Date(0).toISOString(),
+      access: { scopes: [], object: { resource: 'Task', id: 2 } },
+    });
+  });
+  return db;
+}
+
+const byId = { equals: {}, sort: { column: 'id', descending: false }, limit: 100 };
+
+/** The constraint a write is refused by: its kind and column. */
+async function refusal(work: Promise<unknown>): Promise<[string, string | undefined]> {
+  try {
+    await work;
+  } catch (err) {
+    if (err instanceof StorageConstraintError) return [err.kind, err.column];
+    throw err;
+  }
+  throw new Error('the write was not refused');
+}
+
+for (const engine of engines) {
+  describe.skipIf(engine.skip !== undefined)(`a resource renamed (renamedFrom), migrated on ${engine.name}`, () => {
+    it('the plan renames the table (never a drop and a create), with the field rename and addition; nothing changed', async () => {
+      const db = await seed(engine.make);
+      const r = await runCli(['migrate', specFile(V2), '--db', db.url]);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('1. [keeps] rename resource Task to Todo: 3 rows move with it, and 1 callback subscription follows it');
+      expect(r.stdout).toContain('[keeps] rename field Todo.note to remark (declared renamedFrom): the values of 2 rows move with it');
+      expect(r.stdout).toContain('add optional field Todo.done');
+      expect(r.stdout).not.toMatch(/drop|loses|create table/);
+      expect(r.stdout).toContain(' --apply\n');
+      const j = JSON.parse((await runCli(['migrate', specFile(V2), '--db', db.url, '--format', 'json'])).stdout) as {
+        losesData: boolean;
+        steps: { kind: string; table: string; to?: string; data: string; rows: number }[];
+      };
+      expect(j.losesData).toBe(false);
+      expect(j.steps[0]).toEqual({
+        kind: 'rename_table',
+        table: 'Task',
+        to: 'Todo',
+        data: 'keeps',
+        rows: 3,
+        description: 'rename resource Task to Todo: 3 rows move with it, and 1 callback subscription follows it',
+      });
+      // Only looked at: the old spec still starts on the database, and its subscription still names Task.
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(V1)))).toEqual({ ok: true, steps: [] });
+        expect(await s.read((tx) => tx.list('Task', byId))).toHaveLength(3);
+        expect((await s.getWebhookEndpoint('ep_1'))?.access?.object).toEqual({ resource: 'Task', id: 2 });
+      });
+    });
+
+    it('serve does not run it at start: it names the rename, not a removed resource, with nothing changed', async () => {
+      const db = await seed(engine.make);
+      const plan = getStoragePlan(model(V2));
+      await withStorage(db, async (s) => {
+        const m = await s.migrate(plan, { prepare: createServePrepare(plan, model(V2)) });
+        expect(m).toEqual({
+          ok: false,
+          refusals: [{ table: 'Task', reason: 'resource Task is renamed to Todo (renamedFrom); its table is renamed, keeping its objects' }],
+        });
+        expect(await s.migrate(getStoragePlan(model(V1)))).toEqual({ ok: true, steps: [] });
+      });
+    });
+
+    it('--apply keeps the rows and their identifiers, the next identifier, unique and checked columns, references and subscriptions', async () => {
+      const db = await seed(engine.make);
+      const r = await runCli(['migrate', specFile(V2), '--db', db.url, '--apply']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Applied to');
+      expect(r.stdout).toContain('[keeps] rename resource Task to Todo: 3 rows move with it');
+      await withStorage(db, async (s) => {
+        // The recorded plan is the new spec's: serve's start-up step has nothing to do.
+        expect(await s.migrate(getStoragePlan(model(V2)), { prepare: createServePrepare(getStoragePlan(model(V2)), model(V2)) })).toEqual({
+          ok: true,
+          steps: [],
+        });
+        expect(await s.read((tx) => tx.list('Todo', byId))).toEqual([
+          { id: 1, title: 'one', remark: 'n1', done: null },
+          { id: 2, title: 'two', remark: null, done: null },
+          { id: 3, title: 'three', remark: 'n3', done: null },
+        ]);
+        // The identifier sequence continues where Task's stopped.
+        const made = await s.transaction((tx) => tx.insert('Todo', { title: 'four' }));
+        expect(made.id).toBe(4);
+        // Unique and checked columns are still enforced, and a refusal still names its column.
+        expect(await refusal(s.transaction((tx) => tx.insert('Todo', { title: 'one' })))).toEqual(['unique_conflict', 'title']);
+        // (SQLite's CHECK and foreign key failures name no column, on any table; PostgreSQL's constraints, renamed, still do.)
+        expect(await refusal(s.transaction((tx) => tx.insert('Todo', { title: 'x'.repeat(21) })))).toEqual([
+          'check_failed',
+          engine.name === 'postgres' ? 'title' : undefined,
+        ]);
+        // Comments still refer to their tasks, now Todos; a reference to no Todo is refused.
+        expect(await s.read((tx) => tx.list('Comment', byId))).toEqual([
+          { id: 'c1', task: 1, body: 'on one' },
+          { id: 'c3', task: 3, body: 'on three' },
+        ]);
+        await s.transaction((tx) => tx.insert('Comment', { id: 'c4', task: 4, body: 'on four' }));
+        expect(await refusal(s.transaction((tx) => tx.insert('Comment', { id: 'c9', task: 99, body: 'on nothing' })))).toEqual([
+          'reference_not_found',
+          engine.name === 'postgres' ? 'task' : undefined,
+        ]);
+        // The callback subscription follows the object it was about.
+        expect((await s.getWebhookEndpoint('ep_1'))?.access?.object).toEqual({ resource: 'Todo', id: 2 });
+      });
+      const again = await runCli(['migrate', specFile(V2), '--db', db.url]);
+      expect(again.stdout).toContain('nothing to do');
+    });
+
+    it('a rename alone: one step, and a refused write still names its column', async () => {
+      const db = await seed(engine.make);
+      const only = V1.replace('  Task:\n', '  Todo:\n    renamedFrom: Task\n').replace('to: Task', 'to: Todo');
+      const r = await runCli(['migrate', specFile(only), '--db', db.url, '--apply']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('1. [keeps] rename resource Task to Todo: 3 rows move with it');
+      // PostgreSQL's constraints carry the table's name (a violation is told by it): they are made again for the new one.
+      if (engine.name === 'postgres') expect(r.stdout).toContain('2. [keeps] rebuild table Todo');
+      expect(r.stdout).not.toContain(engine.name === 'postgres' ? '3. ' : '2. ');
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(only)))).toEqual({ ok: true, steps: [] });
+        // (Before the refused writes: PostgreSQL's sequence gives a number to a write that is then refused.)
+        expect((await s.transaction((tx) => tx.insert('Todo', { title: 'four' }))).id).toBe(4);
+        expect(await refusal(s.transaction((tx) => tx.insert('Todo', { title: 'x'.repeat(21) })))).toEqual([
+          'check_failed',
+          engine.name === 'postgres' ? 'title' : undefined,
+        ]);
+        expect(await refusal(s.transaction((tx) => tx.insert('Todo', { title: 'two' })))).toEqual(['unique_conflict', 'title']);
+      });
+    });
+
+    it('a later resource of the old name is a new table beside the renamed one', async () => {
+      const db = await seed(engine.make);
+      expect((await runCli(['migrate', specFile(V2), '--db', db.url, '--apply'])).code).toBe(0);
+      const v3 = `${V2}  Task:\n    fields:\n      id: { type: integer, readOnly: true }\n      label: { type: string }\n`;
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(model(v3)))).ok).toBe(true);
+        expect((await s.transaction((tx) => tx.insert('Task', { label: 'fresh' }))).id).toBe(1);
+        expect(await s.read((tx) => tx.list('Todo', byId))).toHaveLength(3);
+      });
+    });
+  });
+}
+
+describe('which resource renames a stored plan waits for', () => {
+  it('none when the spec still has the old name (ignored, as a field renamedFrom naming a field it has is)', async () => {
+    const both = V2.replace('  Comment:', '  Task:\n    fields:\n      id: { type: integer, readOnly: true }\n  Comment:');
+    const db = await seed(engines[0]!.make);
+    const r = await runCli(['migrate', specFile(both), '--db', db.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('rename resource');
+    expect(r.stdout).toContain('create table for new resource Todo');
+  });
+});
