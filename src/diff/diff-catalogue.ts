@@ -27,6 +27,12 @@ export const DIFF_RULES = {
   // resources
   'resource-removed': { part: 'resources', impact: b, message: 'resource {subject} was removed' },
   'resource-added': { part: 'resources', impact: n, message: 'resource {subject} was added' },
+  'resource-renamed': {
+    part: 'resources',
+    impact: b,
+    message:
+      "resource {old} was renamed to {new} (renamedFrom): its objects are kept, but the exports name its schema {new}: code generated from them (a client's types) that names {old} breaks",
+  },
   'resource-identifier-changed': { part: 'resources', impact: b, message: '{subject} is now identified by {new} (was {old})' },
   'resource-identifier-source-changed': {
     part: 'resources',

@@ -2,7 +2,7 @@
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { describeEnvelope, getEnvelopeKey, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
-import { getPageSize, getResource, getStateField } from '../model/model-lookup.js';
+import { getPageSize, getResource, getResourceRenames, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import {
   FORM_MEDIA_TYPE,
@@ -1368,9 +1368,14 @@ export interface CompareOptions {
 }
 
 /** Every change between two models, in the order the rules find them (see `sortChanges` for the reported order). */
-export function compareModels(oldModel: ServiceModel, newModel: ServiceModel, options: CompareOptions = {}): Change[] {
-  const out = new Collector(oldModel.file, newModel.file);
+export function compareModels(before: ServiceModel, newModel: ServiceModel, options: CompareOptions = {}): Change[] {
+  const out = new Collector(before.file, newModel.file);
   const today = options.today ?? new Date().toISOString().slice(0, 10);
+  // A resource the new spec declares renamed is compared with itself under its new name, and reported once as renamed.
+  const renames = getDeclaredResourceRenames(before, newModel);
+  for (const [from, to] of renames)
+    out.add('resource-renamed', from, { old: from, new: to }, { old: getResource(before, from)!.pointer, new: getResource(newModel, to)!.pointer });
+  const oldModel = renames.size > 0 ? renameResources(before, renames) : before;
   diffPurpose(out, oldModel, newModel);
   diffResources(out, oldModel, newModel);
   diffStates(out, oldModel, newModel);
@@ -1382,6 +1387,38 @@ export function compareModels(oldModel: ServiceModel, newModel: ServiceModel, op
   diffVersioning(out, oldModel, newModel, today);
   diffVersionHistory(out, oldModel, newModel);
   return out.changes;
+}
+
+/** The resources the new spec renamed (`renamedFrom`) from one the old spec has under that name and not the new one. */
+function getDeclaredResourceRenames(o: ServiceModel, n: ServiceModel): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [from, to] of getResourceRenames(n)) if (getResource(o, from) !== undefined && getResource(o, to) === undefined) out.set(from, to);
+  return out;
+}
+
+/** Values a spec writes (a default, an example): their members are data, never names of the model. */
+const DATA_KEYS = new Set(['default', 'example', 'examples']);
+
+/**
+ * A copy of `model` with each renamed resource under its new name, and every name referring to it renamed: a ref
+ * field's `to`, and the `resource` of an operation, a request or response shape, an event payload or trigger, a state
+ * machine, a version change. Pointers stay the old spec's.
+ */
+function renameResources(model: ServiceModel, renames: ReadonlyMap<string, string>): ServiceModel {
+  const copy = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(copy);
+    if (value === null || typeof value !== 'object') return value;
+    const o = value as Record<string, unknown>;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(o)) {
+      const named = typeof v === 'string' && renames.has(v) && (k === 'resource' || (k === 'to' && o.type === 'ref'));
+      out[k] = named ? renames.get(v) : DATA_KEYS.has(k) ? v : copy(v);
+    }
+    return out;
+  };
+  const m = copy(model) as ServiceModel & { resources: ResourceModel[] };
+  m.resources = m.resources.map((r) => (renames.has(r.name) ? { ...r, name: renames.get(r.name)! } : r));
+  return m;
 }
 
 /** Whether a create answers the format's Location (getCreateLocation, on its route). */

@@ -84,6 +84,17 @@ export const ROWS: Row[] = [
   { code: 'resource-removed', old: tag, new: () => undefined, also: ['state-machine-removed'] },
   { code: 'resource-added', new: tag, also: ['state-machine-added'] },
   {
+    code: 'resource-renamed',
+    old: tag,
+    new: (d) => {
+      tag(d);
+      d.resources.Label = { renamedFrom: 'Tag', ...d.resources.Tag };
+      d.states.Label = d.states.Tag;
+      delete d.resources.Tag;
+      delete d.states.Tag;
+    },
+  },
+  {
     code: 'resource-identifier-changed',
     old: tag,
     new: both(tag, (d) => {
