@@ -2,7 +2,7 @@
 // members and loans is evolved by random edits from the diff property's generator (test/diff/diff-arbitrary.ts:
 // new optional fields, required fields with a default, new resources, operations, states' transitions, limits…)
 // together with edits that touch data (a dropped field, a declared rename, integer → number, optional → required
-// with a default), then `migrate --apply --allow-data-loss` runs: every value the new spec keeps reads back
+// with a default, Book renamed Volume by the resource's renamedFrom), then `migrate --apply --allow-data-loss` runs: every value the new spec keeps reads back
 // unaltered, each filled one is the default, and the service serves the new spec (it starts and reads each book).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,12 +29,14 @@ type Pages = 'keep' | 'to_number' | 'require';
 interface DataEdits {
   dropMetadata: boolean;
   renameAddress: boolean;
+  renameBook: boolean;
   pages: Pages;
 }
 
 const dataEdits: fc.Arbitrary<DataEdits> = fc.record({
   dropMetadata: fc.boolean(),
   renameAddress: fc.boolean(),
+  renameBook: fc.boolean(),
   pages: fc.constantFrom<Pages>('keep', 'to_number', 'require'),
 });
 
@@ -48,6 +50,24 @@ function applyDataEdits(d: Doc, e: DataEdits): void {
   }
   if (e.pages === 'to_number') book.pages = { type: 'number', minimum: 1, optional: true };
   if (e.pages === 'require') book.pages = { type: 'integer', minimum: 1, default: 1 };
+  if (e.renameBook) renameResource(d, 'Book', 'Volume');
+}
+
+/** The resource `from` as `to` (renamedFrom), and every name referring to it: a ref's `to`, a `resource`. */
+function renameResource(d: Doc, from: string, to: string): void {
+  d.resources[to] = { renamedFrom: from, ...d.resources[from] };
+  delete d.resources[from];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const [k, x] of Object.entries(o)) {
+        if (x === from && (k === 'resource' || (k === 'to' && o.type === 'ref'))) o[k] = to;
+        else walk(x);
+      }
+    }
+  };
+  walk(d);
 }
 
 const uuid = (kind: number, i: number) => `00000000-0000-4000-8000-${String(kind * 1000 + i).padStart(12, '0')}`;
@@ -126,6 +146,8 @@ async function runCase(c: Case, open: () => Storage): Promise<void> {
     const result = await s2.migrate(getStoragePlan(m2), { prepare: createMigratePrepare(m2, { apply: true, allowDataLoss: true, onPlan: (p) => (plan = p) }) });
     expect(plan!.refusals).toEqual([]);
     expect(result).toMatchObject({ ok: true });
+    expect(plan!.steps.filter((x) => x.kind === 'drop_table')).toEqual([]);
+    if (c.data.renameBook) expect(plan!.steps[0]).toMatchObject({ kind: 'rename_table', table: 'Book', to: 'Volume', rows: books.length });
     // Each required field a diff edit added with a default (`d_<name>: { type: integer, default: 1 }`).
     const filled = (resource: string) => Object.keys(v2Doc.resources[resource].fields as Record<string, unknown>).filter((f) => f.startsWith('d_'));
     await s2.read(async (tx) => {
@@ -133,8 +155,8 @@ async function runCase(c: Case, open: () => Storage): Promise<void> {
         const expected: Row = { ...b };
         if (c.data.dropMetadata) delete expected.metadata;
         if (c.data.pages === 'require') expected.pages = b.pages ?? 1;
-        for (const f of filled('Book')) expected[f] = 1;
-        const got = (await tx.get('Book', b.id))!;
+        for (const f of filled(c.data.renameBook ? 'Volume' : 'Book')) expected[f] = 1;
+        const got = (await tx.get(c.data.renameBook ? 'Volume' : 'Book', b.id))!;
         expect(got).toMatchObject(expected);
         // (toMatchObject takes a subset of a nested object: the JSON values are compared whole.)
         expect(got.metadata ?? undefined).toEqual(expected.metadata);

@@ -246,6 +246,73 @@ for (const engine of engines) {
       });
     });
 
+    it('two resources renamed at once, one referring to the other and to itself', async () => {
+      const before = `servicespec: 1
+resources:
+  Task:
+    fields:
+      id: { type: integer, readOnly: true }
+      parent: { type: ref, to: Task, optional: true }
+  Comment:
+    fields:
+      id: { type: integer, readOnly: true }
+      task: { type: ref, to: Task }
+`;
+      const after = `servicespec: 1
+resources:
+  Note:
+    renamedFrom: Comment
+    fields:
+      id: { type: integer, readOnly: true }
+      task: { type: ref, to: Todo }
+  Todo:
+    renamedFrom: Task
+    fields:
+      id: { type: integer, readOnly: true }
+      parent: { type: ref, to: Todo, optional: true }
+`;
+      const db = engine.make();
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(model(before)))).ok).toBe(true);
+        await s.transaction(async (tx) => {
+          await tx.insert('Task', {});
+          await tx.insert('Task', { parent: 1 });
+          await tx.insert('Comment', { task: 2 });
+        });
+      });
+      const r = await runCli(['migrate', specFile(after), '--db', db.url, '--apply']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[keeps] rename resource Comment to Note: 1 row moves with it');
+      expect(r.stdout).toContain('[keeps] rename resource Task to Todo: 2 rows move with it');
+      expect(r.stdout).not.toMatch(/drop|create table/);
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(after)))).toEqual({ ok: true, steps: [] });
+        expect(await s.read((tx) => tx.list('Todo', byId))).toEqual([
+          { id: 1, parent: null },
+          { id: 2, parent: 1 },
+        ]);
+        expect(await s.read((tx) => tx.list('Note', byId))).toEqual([{ id: 1, task: 2 }]);
+        expect((await s.transaction((tx) => tx.insert('Todo', { parent: 2 }))).id).toBe(3);
+        expect((await s.transaction((tx) => tx.insert('Note', { task: 3 }))).id).toBe(2);
+        expect((await refusal(s.transaction((tx) => tx.insert('Todo', { parent: 9 }))))[0]).toBe('reference_not_found');
+        expect((await refusal(s.transaction((tx) => tx.insert('Note', { task: 9 }))))[0]).toBe('reference_not_found');
+      });
+    });
+
+    it('a change of case alone (SQLite names are case-insensitive)', async () => {
+      const db = await seed(engine.make);
+      const lower = V1.replace('  Task:\n', '  task:\n    renamedFrom: Task\n').replace('to: Task', 'to: task');
+      const r = await runCli(['migrate', specFile(lower), '--db', db.url, '--apply']);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[keeps] rename resource Task to task: 3 rows move with it');
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(lower)))).toEqual({ ok: true, steps: [] });
+        expect((await s.read((tx) => tx.list('task', byId))).map((t) => t.id)).toEqual([1, 2, 3]);
+        expect((await s.transaction((tx) => tx.insert('task', { title: 'four' }))).id).toBe(4);
+      });
+    });
+
     it('a later resource of the old name is a new table beside the renamed one', async () => {
       const db = await seed(engine.make);
       expect((await runCli(['migrate', specFile(V2), '--db', db.url, '--apply'])).code).toBe(0);

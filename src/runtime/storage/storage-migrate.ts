@@ -349,7 +349,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     let stored = storedPlan;
     for (const [from, to] of getTableRenames(model, storedPlan, wanted)) {
       const rows = await count(session, from);
-      await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
+      if (!pg && from.toLowerCase() === to.toLowerCase()) {
+        // SQLite's table names are case-insensitive: a change of case alone goes through another name.
+        await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(`${to}__rename`)}`);
+        await session.query(`ALTER TABLE ${q(`${to}__rename`)} RENAME TO ${q(to)}`);
+      } else await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
       const subscriptions = await renameSubscriptions(session, from, to);
       const also =
         subscriptions > 0 ? `, and ${subscriptions} callback subscription${subscriptions === 1 ? '' : 's'} follow${subscriptions === 1 ? 's' : ''} it` : '';
