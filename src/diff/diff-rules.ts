@@ -420,12 +420,16 @@ function resourceFlow(r: ResourceModel, u: Usage | undefined): (f: FieldModel) =
   };
 }
 
-/** Renames the new spec declares for the versions between the old current version and the new one. */
+/**
+ * Renames the new spec declares for the versions between the old current version and the new one, and its fields'
+ * own `renamedFrom` (the migrate's rename: the field is the same, stored values and all).
+ */
 function declaredRenames(oldModel: ServiceModel, newModel: ServiceModel, resource: string): Map<string, string> {
   const out = new Map<string, string>();
   for (const c of getDeclaredChanges(oldModel, newModel) ?? []) {
     if (c.kind === 'rename_field' && c.resource === resource && c.from !== undefined && c.to !== undefined) out.set(c.from, c.to);
   }
+  for (const f of getResource(newModel, resource)?.fields ?? []) if (f.renamedFrom !== undefined && !out.has(f.renamedFrom)) out.set(f.renamedFrom, f.name);
   return out;
 }
 

@@ -51,3 +51,14 @@ describe('a resource renamed (renamedFrom)', () => {
     expect(codes).not.toContain('resource-renamed');
   });
 });
+
+describe('a field renamed by its own renamedFrom (as migrate reads it)', () => {
+  it('is field-renamed, as a declared rename_field is, not a field removed and another added', () => {
+    const report = diffEdits(undefined, (d) => {
+      const member = d.resources.Member.fields;
+      member.home = { ...member.address, renamedFrom: 'address' };
+      delete member.address;
+    });
+    expect(summary(report).filter(([code]) => code !== 'current-version-not-advanced')).toEqual([['field-renamed', 'Member.address', 'breaking']]);
+  });
+});
