@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createServePrepare } from '../../src/runtime/storage/storage-migrate.js';
@@ -13,7 +14,7 @@ import { createPostgresStorage } from '../../src/runtime/storage/storage-postgre
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
 import { StorageConstraintError, type Storage } from '../../src/runtime/storage/storage-types.js';
 import { runCli } from '../cli/cli-helpers.js';
-import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-rename-'));
 const pgSkip = await getPostgresSkipReason();
@@ -322,6 +323,43 @@ resources:
       });
     });
 
+    it('rows the renamed resource would refuse are named under its new name, with nothing changed', async () => {
+      const before = `servicespec: 1
+resources:
+  Task:
+    fields:
+      id: { type: string, readOnly: true }
+      title: { type: string }
+      meta: { type: object, optional: true, fields: { a: { type: integer, optional: true } } }
+`;
+      const after = before
+        .replace('  Task:\n', '  Todo:\n    renamedFrom: Task\n')
+        .replace('title: { type: string }', 'title: { type: string, unique: true }')
+        .replace('a: { type: integer, optional: true }', 'a: { type: string, optional: true }');
+      const db = engine.make();
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(model(before)))).ok).toBe(true);
+        await s.transaction(async (tx) => {
+          await tx.insert('Task', { id: 'a', title: 'same', meta: { a: 1 } });
+          await tx.insert('Task', { id: 'b', title: 'same' });
+          await tx.insert('Task', { id: 'c', title: 'other', meta: {} });
+        });
+      });
+      const look = await runCli(['migrate', specFile(after), '--db', db.url]);
+      expect(look.code).toBe(0);
+      expect(look.stdout).toContain('[keeps] rename resource Task to Todo: 3 rows move with it');
+      expect(look.stdout).toContain(
+        'refused: migrate-rows-invalid: field Todo.title: 2 rows would not be valid for the new spec (a value another row also holds, and the field is now unique): a, b',
+      );
+      expect(look.stdout).toContain('refused: migrate-rows-invalid: field Todo.meta: 1 row would not be valid for the new spec (a value the new shape refuses');
+      const r = await runCli(['migrate', specFile(after), '--db', db.url, '--apply']);
+      expect(r.code).toBe(1);
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(before)))).toEqual({ ok: true, steps: [] });
+        expect(await s.read((tx) => tx.list('Task', byId))).toHaveLength(3);
+      });
+    });
+
     it('a later resource of the old name is a new table beside the renamed one', async () => {
       const db = await seed(engine.make);
       expect((await runCli(['migrate', specFile(V2), '--db', db.url, '--apply'])).code).toBe(0);
@@ -334,6 +372,28 @@ resources:
     });
   });
 }
+
+describe.skipIf(pgSkip !== undefined)('a rename only looked at, on PostgreSQL', () => {
+  it('takes no lock the rename would: the plan is made while another transaction reads the table', async () => {
+    const db = await seed(engines[1]!.make);
+    const reader = new pg.Client({ connectionString: POSTGRES_URL });
+    await reader.connect();
+    try {
+      await reader.query(`SET search_path TO "${new URL(db.url).searchParams.get('schema')!}"`);
+      // An open transaction that has read Task holds its ACCESS SHARE lock, which ALTER TABLE … RENAME waits for.
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM "Task"');
+      const look = runCli(['migrate', specFile(V2), '--db', db.url]);
+      const late = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 10_000).unref());
+      const r = await Promise.race([look, late]);
+      expect(r).not.toBe('waited');
+      expect((r as Awaited<typeof look>).stdout).toContain('[keeps] rename resource Task to Todo: 3 rows move with it');
+    } finally {
+      await reader.query('ROLLBACK').catch(() => undefined);
+      await reader.end();
+    }
+  }, 20_000);
+});
 
 describe('which resource renames a stored plan waits for', () => {
   it('none when the spec still has the old name (ignored, as a field renamedFrom naming a field it has is)', async () => {

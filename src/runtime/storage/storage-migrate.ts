@@ -120,23 +120,16 @@ export function getTableRenames(model: ServiceModel, stored: StoragePlan, wanted
 
 /**
  * Callback subscriptions (a webhook endpoint's `access.object`) name the resource of the object they follow: those
- * naming `from` name `to` afterwards, or events about the renamed resource's objects would no longer reach them.
- * Read and written as JSON text here, the same on both engines. Returns how many there are.
+ * naming `from` must name `to` afterwards, or events about the renamed resource's objects would no longer reach
+ * them. Read as JSON text here, the same on both engines: each one's id, and its access renamed.
  */
-async function renameSubscriptions(session: MigrationSession, from: string, to: string): Promise<number> {
-  const rows = await session.query(`SELECT id, access FROM ${WEBHOOKS} WHERE access IS NOT NULL`);
-  let n = 0;
-  for (const row of rows) {
+async function getRenamedSubscriptions(session: MigrationSession, from: string, to: string): Promise<{ id: unknown; access: string }[]> {
+  const out: { id: unknown; access: string }[] = [];
+  for (const row of await session.query(`SELECT id, access FROM ${WEBHOOKS} WHERE access IS NOT NULL`)) {
     const access = JSON.parse(String(row.access)) as { object?: { resource?: unknown } } | null;
-    if (access?.object?.resource !== from) continue;
-    n++;
-    const p = params(session);
-    await session.query(`UPDATE ${WEBHOOKS} SET access = ${p()} WHERE id = ${p()}`, [
-      JSON.stringify({ ...access, object: { ...access.object, resource: to } }),
-      row.id,
-    ]);
+    if (access?.object?.resource === from) out.push({ id: row.id, access: JSON.stringify({ ...access, object: { ...access.object, resource: to } }) });
   }
-  return n;
+  return out;
 }
 
 /** Per resource, each field name a declared rename (`rename_field` chains, a field's `renamedFrom`) leads from, to the current name. */
@@ -281,7 +274,14 @@ export function createServePrepare(wanted: StoragePlan, model?: ServiceModel) {
  * the new shapes are recorded.) Rows the recorded shape refused too are not the change's doing, and are not held
  * against it.
  */
-async function checkShape(session: MigrationSession, t: TablePlan, c: ColumnPlan, nc: ColumnPlan): Promise<{ message: string; ids: unknown[] } | undefined> {
+async function checkShape(
+  session: MigrationSession,
+  t: TablePlan,
+  c: ColumnPlan,
+  nc: ColumnPlan,
+  // The resource's name in the message, where the table is read under another (a rename not yet run).
+  resource = t.name,
+): Promise<{ message: string; ids: unknown[] } | undefined> {
   if (c.primaryKey || nc.shape === undefined || same(c.shape, nc.shape)) return undefined;
   const ajv = createModelAjv({ allErrors: false });
   const before = ajv.compile(typedDiscriminators(c.shape ?? {}) as object);
@@ -313,7 +313,7 @@ async function checkShape(session: MigrationSession, t: TablePlan, c: ColumnPlan
   }
   if (bad === 0) return undefined;
   return {
-    message: createDiagnostic('migrate-rows-invalid', { table: t.name, column: c.name, rows: rowsText(bad), why, ids: namedIds(found, bad) }).message,
+    message: createDiagnostic('migrate-rows-invalid', { table: resource, column: c.name, rows: rowsText(bad), why, ids: namedIds(found, bad) }).message,
     ids: found,
   };
 }
@@ -343,20 +343,30 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const refuse = <C extends DiagnosticCode>(code: C, p: DiagnosticParams<C>, extra: Partial<MigrateRefusal> = {}) =>
       refusals.push({ code, message: createDiagnostic(code, p).message, ...extra });
 
-    // Resources renamed (renamedFrom): the table is renamed first, here, in the migration's transaction, so that the
-    // steps below read and change it by its new name (a plan only looked at is rolled back with everything else).
+    // Resources renamed (renamedFrom): planned first and run first (the actions run in order), so the steps below
+    // plan each table, and change it, under its new name. Until the actions run the table is read under its old name
+    // (`at`): a plan only looked at runs none, and takes no lock a rename would (PostgreSQL's ACCESS EXCLUSIVE).
     // Its rows, keys, indexes and the identifier sequence are the table's own and move with it.
     let stored = storedPlan;
+    const physical = new Map<string, string>();
+    const at = (table: string) => physical.get(table) ?? table;
     for (const [from, to] of getTableRenames(model, storedPlan, wanted)) {
       const rows = await count(session, from);
-      if (!pg && from.toLowerCase() === to.toLowerCase()) {
-        // SQLite's table names are case-insensitive: a change of case alone goes through another name.
-        await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(`${to}__rename`)}`);
-        await session.query(`ALTER TABLE ${q(`${to}__rename`)} RENAME TO ${q(to)}`);
-      } else await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
-      const subscriptions = await renameSubscriptions(session, from, to);
-      const also =
-        subscriptions > 0 ? `, and ${subscriptions} callback subscription${subscriptions === 1 ? '' : 's'} follow${subscriptions === 1 ? 's' : ''} it` : '';
+      const subscriptions = await getRenamedSubscriptions(session, from, to);
+      actions.push(async () => {
+        if (!pg && from.toLowerCase() === to.toLowerCase()) {
+          // SQLite's table names are case-insensitive: a change of case alone goes through another name.
+          await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(`${to}__rename`)}`);
+          await session.query(`ALTER TABLE ${q(`${to}__rename`)} RENAME TO ${q(to)}`);
+        } else await session.query(`ALTER TABLE ${q(from)} RENAME TO ${q(to)}`);
+        for (const sub of subscriptions) {
+          const p = params(session);
+          await session.query(`UPDATE ${WEBHOOKS} SET access = ${p()} WHERE id = ${p()}`, [sub.access, sub.id]);
+        }
+      });
+      physical.set(to, from);
+      const n = subscriptions.length;
+      const also = n > 0 ? `, and ${n} callback subscription${n === 1 ? '' : 's'} follow${n === 1 ? 's' : ''} it` : '';
       steps.push({
         kind: 'rename_table',
         table: from,
@@ -373,6 +383,9 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
 
     for (const old of stored.tables) {
       const t = wantedByName.get(old.name);
+      // The table as the database names it until the actions run (renamed: its old name), for the reads that plan.
+      const table = at(old.name);
+      const src = table === old.name ? old : { ...old, name: table };
       if (!t) {
         const rows = await count(session, old.name);
         steps.push({
@@ -390,14 +403,14 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         tables.push(old);
         continue;
       }
-      const total = await count(session, old.name);
+      const total = await count(session, table);
       let columns = [...old.columns];
       const has = (name: string) => columns.some((c) => c.name === name);
       const wants = (name: string) => t.columns.some((c) => c.name === name);
       // Renames first: the data moves with the column (never a drop and an add).
       for (const [from, to] of renames.get(t.name) ?? []) {
         if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
-        const rows = await count(session, t.name, `${q(from)} IS NOT NULL`);
+        const rows = await count(session, table, `${q(from)} IS NOT NULL`);
         const how = getField(getResource(model, t.name)!, to)?.renamedFrom === from ? 'renamedFrom' : 'rename_field';
         steps.push({
           kind: 'rename_column',
@@ -420,7 +433,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // Fields removed.
       for (const c of [...columns]) {
         if (c.absentOf !== undefined || wants(c.name)) continue;
-        const rows = await count(session, t.name, `${q(c.name)} IS NOT NULL`);
+        const rows = await count(session, table, `${q(c.name)} IS NOT NULL`);
         steps.push({
           kind: 'drop_column',
           table: t.name,
@@ -452,10 +465,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           refuse('migrate-type-unsupported', { table: t.name, column: c.name, from: c.type, to: nc.type }, { table: t.name, column: c.name });
           continue;
         }
-        const values = await count(session, t.name, `${q(c.name)} IS NOT NULL`);
-        const bad = conv.where === undefined ? 0 : await count(session, t.name, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
+        const values = await count(session, table, `${q(c.name)} IS NOT NULL`);
+        const bad = conv.where === undefined ? 0 : await count(session, table, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
         if (bad > 0 && nc.notNull) {
-          const list = await ids(session, old, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
+          const list = await ids(session, src, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
           refuse(
             'migrate-rows-invalid',
             { table: t.name, column: c.name, rows: rowsText(bad), why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) },
@@ -493,7 +506,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         const c = columns.find((x) => x.name === nc.name);
         if (c && c.notNull) continue;
         const field = getField(getResource(model, t.name)!, nc.name);
-        const empty = c ? await count(session, t.name, `${q(nc.name)} IS NULL`) : total;
+        const empty = c ? await count(session, table, `${q(nc.name)} IS NULL`) : total;
         const key = `${t.name}.${nc.name}`;
         if (!c) {
           const column: ColumnPlan = { ...nc, notNull: false, unique: false, references: undefined, check: {} };
@@ -539,8 +552,8 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           continue;
         }
         const list = c
-          ? await ids(session, old, `${q(nc.name)} IS NULL`)
-          : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
+          ? await ids(session, src, `${q(nc.name)} IS NULL`)
+          : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(table)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
         refuse(
           'migrate-no-value',
           { table: t.name, column: nc.name, rows: rowsText(empty), ids: namedIds(list, empty) },
@@ -556,11 +569,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         if (changedCheck) {
           const v = violation(session, nc, params(session));
           if (v) {
-            const bad = await count(session, t.name, v.sql, v.values);
+            const bad = await count(session, table, v.sql, v.values);
             if (bad > 0) {
-              const list = await ids(session, old, v.sql, v.values);
+              const list = await ids(session, src, v.sql, v.values);
               const machine = getStateMachine(model, t.name);
-              const states = machine && machine.field === nc.name ? await stateCounts(session, t.name, nc.name, v.sql, v.values) : '';
+              const states = machine && machine.field === nc.name ? await stateCounts(session, table, nc.name, v.sql, v.values) : '';
               refuse(
                 'migrate-rows-invalid',
                 { table: t.name, column: nc.name, rows: rowsText(bad), why: states || v.why, ids: namedIds(list, bad) },
@@ -571,7 +584,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         }
         // A changed shape (an object's members, an array's items, a pattern): rows it refuses are named, never changed.
         if (stored.shapes === true && !converted.has(c.name) && c.type === nc.type) {
-          const bad = await checkShape(session, old, c, nc);
+          const bad = await checkShape(session, src, c, nc, t.name);
           if (bad) refusals.push({ code: 'migrate-rows-invalid', message: bad.message, table: t.name, column: nc.name, ids: bad.ids });
         }
         // A state field's column has no check (the machine owns its values): rows in a state the machine no longer
@@ -581,7 +594,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           // Rows in a removed state the spec maps (`removed_states`) move to its state, and are not in the way.
           const moved: string[] = [];
           for (const [gone, to] of Object.entries(machine.removedStates ?? {})) {
-            const n = await count(session, t.name, `${q(nc.name)} = ${params(session)()}`, [gone]);
+            const n = await count(session, table, `${q(nc.name)} = ${params(session)()}`, [gone]);
             if (n === 0) continue;
             moved.push(gone);
             steps.push({
@@ -598,10 +611,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             actions.push(async () => void (await session.query(sql, [to, gone])));
           }
           const v = violation(session, { ...nc, check: { values: [...machine.states.map((x) => x.name), ...moved] } }, params(session))!;
-          const bad = await count(session, t.name, v.sql, v.values);
+          const bad = await count(session, table, v.sql, v.values);
           if (bad > 0) {
-            const list = await ids(session, old, v.sql, v.values);
-            const states = await stateCounts(session, t.name, nc.name, v.sql, v.values);
+            const list = await ids(session, src, v.sql, v.values);
+            const states = await stateCounts(session, table, nc.name, v.sql, v.values);
             refuse(
               'migrate-rows-invalid',
               { table: t.name, column: nc.name, rows: rowsText(bad), why: states, ids: namedIds(list, bad) },
@@ -610,10 +623,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           }
         }
         if (nc.unique && !c.unique) {
-          const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${q(t.name)} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
-          const bad = await count(session, t.name, dup);
+          const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${q(table)} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
+          const bad = await count(session, table, dup);
           if (bad > 0) {
-            const list = await ids(session, old, dup);
+            const list = await ids(session, src, dup);
             refuse(
               'migrate-rows-invalid',
               {
@@ -629,10 +642,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         }
         if (nc.references && !same(nc.references, c.references) && stored.tables.some((x) => x.name === nc.references!.table)) {
           const r = nc.references;
-          const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(r.table)} x WHERE x.${q(r.column)} = ${q(t.name)}.${q(nc.name)})`;
-          const bad = await count(session, t.name, dangling);
+          const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(at(r.table))} x WHERE x.${q(r.column)} = ${q(table)}.${q(nc.name)})`;
+          const bad = await count(session, table, dangling);
           if (bad > 0) {
-            const list = await ids(session, old, dangling);
+            const list = await ids(session, src, dangling);
             refuse(
               'migrate-rows-invalid',
               { table: t.name, column: nc.name, rows: rowsText(bad), why: `a reference to no ${r.table}`, ids: namedIds(list, bad) },
@@ -645,12 +658,12 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // key makes a row distinct, in SQLite and PostgreSQL alike).
       for (const key of t.uniqueKeys ?? []) {
         if ((old.uniqueKeys ?? []).some((k) => same(k, key)) || !key.every((k) => has(k) && !added.has(k))) continue;
-        const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${q(t.name)} o WHERE ${key
-          .map((k) => `o.${q(k)} = ${q(t.name)}.${q(k)}`)
-          .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(t.name)}.${q(t.primaryKey)})`;
-        const bad = await count(session, t.name, dup);
+        const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${q(table)} o WHERE ${key
+          .map((k) => `o.${q(k)} = ${q(table)}.${q(k)}`)
+          .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(table)}.${q(t.primaryKey)})`;
+        const bad = await count(session, table, dup);
         if (bad === 0) continue;
-        const list = await ids(session, old, dup);
+        const list = await ids(session, src, dup);
         const column = key.join(', ');
         refuse(
           'migrate-rows-invalid',
@@ -665,7 +678,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const prepared: StoragePlan = { tables };
     const rest = diffStoragePlans(prepared, withKeptColumns(prepared, wanted), { rebuild, filled });
     for (const s of rest.steps) {
-      const rows = s.kind === 'create_table' ? 0 : await count(session, s.table);
+      const rows = s.kind === 'create_table' ? 0 : await count(session, at(s.table));
       const description =
         s.kind === 'rebuild_table'
           ? `rebuild table ${s.table} with the new spec's constraints: ${rowsText(rows)} copied unaltered`
