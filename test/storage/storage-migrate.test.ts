@@ -235,6 +235,27 @@ for (const engine of engines) {
       ]);
     });
 
+    it('a field renamed and changed in the same plan is read under its old name until renamed', async () => {
+      // Was an internal error ("no such column: remark"): the plan read the renamed column by its new name before the
+      // rename ran. Made required with a default, unique, and bounded, all at once.
+      const db = await seedOn(engine.make, V1, seedRows);
+      const v2 = spec({ title: '{ type: string }', remark: '{ type: string, renamedFrom: note, default: none, unique: true, maxLength: 4 }' });
+      const look = await runCli(['migrate', specFile(v2), '--db', db.url]);
+      expect(look.stderr).toBe('');
+      expect(look.stdout).toContain('[keeps] rename field Task.note to remark (declared renamedFrom): the values of 2 rows move with it');
+      expect(look.stdout).toContain('[converts] fill Task.remark with its default "none" in 1 row without a value');
+      expect(look.stdout).toContain('refused: migrate-rows-invalid: field Task.remark: 1 row would not be valid for the new spec (longer than 4): a');
+      const fits = spec({ title: '{ type: string }', remark: '{ type: string, renamedFrom: note, default: none, unique: true, maxLength: 5 }' });
+      const r = await runCli(['migrate', specFile(fits), '--db', db.url, '--apply']);
+      expect(r.stderr).not.toContain('internal error');
+      expect(r.code).toBe(0);
+      expect(await readAll(db, fits)).toEqual([
+        { id: 'a', title: 'one', remark: 'kept?' },
+        { id: 'b', title: 'two', remark: 'none' },
+        { id: 'c', title: 'three', remark: 'x' },
+      ]);
+    });
+
     it('a new required field without a default is refused on rows that lack it, naming them (migrate-no-value)', async () => {
       const db = await seedOn(engine.make, V1, seedRows);
       const v2 = spec({ title: '{ type: string }', note: '{ type: string, optional: true }', owner: '{ type: string }' });

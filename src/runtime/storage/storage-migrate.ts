@@ -75,13 +75,16 @@ function params(session: MigrationSession): () => string {
   return () => (session.dialect === 'postgres' ? `$${++n}` : '?');
 }
 
-async function count(session: MigrationSession, table: string, where?: string, values: readonly unknown[] = []): Promise<number> {
-  const rows = await session.query(`SELECT COUNT(*) AS n FROM ${q(table)}${where ? ` WHERE ${where}` : ''}`, values);
+// The reads that plan take `from`, the relation read as SQL: a table (`"Task"`), or, while renames the plan makes are
+// not yet run, the table as the plan names it and its columns (`(SELECT *, "note" AS "remark" FROM "Task") AS "Todo"`).
+
+async function count(session: MigrationSession, from: string, where?: string, values: readonly unknown[] = []): Promise<number> {
+  const rows = await session.query(`SELECT COUNT(*) AS n FROM ${from}${where ? ` WHERE ${where}` : ''}`, values);
   return Number(rows[0]?.n ?? 0);
 }
 
-async function ids(session: MigrationSession, t: TablePlan, where: string, values: readonly unknown[] = []): Promise<unknown[]> {
-  const rows = await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(t.name)} WHERE ${where} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`, values);
+async function ids(session: MigrationSession, from: string, key: string, where: string, values: readonly unknown[] = []): Promise<unknown[]> {
+  const rows = await session.query(`SELECT ${q(key)} AS id FROM ${from} WHERE ${where} ORDER BY ${q(key)} LIMIT ${NAMED_IDS}`, values);
   return rows.map((r) => r.id);
 }
 
@@ -259,7 +262,7 @@ export function createServePrepare(wanted: StoragePlan, model?: ServiceModel) {
       for (const nc of t.columns) {
         const c = old.columns.find((x) => x.name === nc.name);
         if (!c || c.type !== nc.type) continue;
-        const bad = stored.shapes === true ? await checkShape(session, old, c, nc) : undefined;
+        const bad = stored.shapes === true ? await checkShape(session, q(old.name), old.primaryKey, c, nc, t.name) : undefined;
         if (bad) refusals.push({ table: t.name, column: nc.name, reason: bad.message });
       }
     }
@@ -276,18 +279,18 @@ export function createServePrepare(wanted: StoragePlan, model?: ServiceModel) {
  */
 async function checkShape(
   session: MigrationSession,
-  t: TablePlan,
+  from: string,
+  primaryKey: string,
   c: ColumnPlan,
   nc: ColumnPlan,
-  // The resource's name in the message, where the table is read under another (a rename not yet run).
-  resource = t.name,
+  resource: string,
 ): Promise<{ message: string; ids: unknown[] } | undefined> {
   if (c.primaryKey || nc.shape === undefined || same(c.shape, nc.shape)) return undefined;
   const ajv = createModelAjv({ allErrors: false });
   const before = ajv.compile(typedDiscriminators(c.shape ?? {}) as object);
   const after = ajv.compile(typedDiscriminators(nc.shape) as object);
-  const key = q(t.primaryKey);
-  const select = `SELECT ${key} AS k, ${q(c.name)} AS v FROM ${q(t.name)} WHERE ${q(c.name)} IS NOT NULL`;
+  const key = q(primaryKey);
+  const select = `SELECT ${key} AS k, ${q(c.name)} AS v FROM ${from} WHERE ${q(c.name)} IS NOT NULL`;
   const found: unknown[] = [];
   let bad = 0;
   let why = '';
@@ -351,7 +354,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const physical = new Map<string, string>();
     const at = (table: string) => physical.get(table) ?? table;
     for (const [from, to] of getTableRenames(model, storedPlan, wanted)) {
-      const rows = await count(session, from);
+      const rows = await count(session, q(from));
       const subscriptions = await getRenamedSubscriptions(session, from, to);
       actions.push(async () => {
         if (!pg && from.toLowerCase() === to.toLowerCase()) {
@@ -383,11 +386,17 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
 
     for (const old of stored.tables) {
       const t = wantedByName.get(old.name);
-      // The table as the database names it until the actions run (renamed: its old name), for the reads that plan.
+      // The table as the database names it until the actions run (renamed: its old name), read for the plan as the
+      // plan names it and its columns (`relation`, aliased): the renames below run only with the other actions.
       const table = at(old.name);
-      const src = table === old.name ? old : { ...old, name: table };
+      const renamedColumns: [string, string][] = [];
+      const relation = (alias: string) =>
+        renamedColumns.length === 0
+          ? `${q(table)} AS ${q(alias)}`
+          : `(SELECT *, ${renamedColumns.map(([a, b]) => `${q(a)} AS ${q(b)}`).join(', ')} FROM ${q(table)}) AS ${q(alias)}`;
+      const rel = () => relation(old.name);
       if (!t) {
-        const rows = await count(session, old.name);
+        const rows = await count(session, q(old.name));
         steps.push({
           kind: 'drop_table',
           table: old.name,
@@ -403,14 +412,14 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         tables.push(old);
         continue;
       }
-      const total = await count(session, table);
+      const total = await count(session, rel());
       let columns = [...old.columns];
       const has = (name: string) => columns.some((c) => c.name === name);
       const wants = (name: string) => t.columns.some((c) => c.name === name);
       // Renames first: the data moves with the column (never a drop and an add).
       for (const [from, to] of renames.get(t.name) ?? []) {
         if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
-        const rows = await count(session, table, `${q(from)} IS NOT NULL`);
+        const rows = await count(session, rel(), `${q(from)} IS NOT NULL`);
         const how = getField(getResource(model, t.name)!, to)?.renamedFrom === from ? 'renamedFrom' : 'rename_field';
         steps.push({
           kind: 'rename_column',
@@ -423,6 +432,8 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         });
         const absent = columns.find((c) => c.absentOf === from);
         columns = columns.map((c) => (c.name === from ? { ...c, name: to } : c.absentOf === from ? absentColumn(to) : c));
+        renamedColumns.push([from, to]);
+        if (absent) renamedColumns.push([absent.name, `${to}$absent`]);
         actions.push(async () => {
           await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(from)} TO ${q(to)}`);
           if (absent) await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(absent.name)} TO ${q(`${to}$absent`)}`);
@@ -433,7 +444,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // Fields removed.
       for (const c of [...columns]) {
         if (c.absentOf !== undefined || wants(c.name)) continue;
-        const rows = await count(session, table, `${q(c.name)} IS NOT NULL`);
+        const rows = await count(session, rel(), `${q(c.name)} IS NOT NULL`);
         steps.push({
           kind: 'drop_column',
           table: t.name,
@@ -465,10 +476,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           refuse('migrate-type-unsupported', { table: t.name, column: c.name, from: c.type, to: nc.type }, { table: t.name, column: c.name });
           continue;
         }
-        const values = await count(session, table, `${q(c.name)} IS NOT NULL`);
-        const bad = conv.where === undefined ? 0 : await count(session, table, `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
+        const values = await count(session, rel(), `${q(c.name)} IS NOT NULL`);
+        const bad = conv.where === undefined ? 0 : await count(session, rel(), `${q(c.name)} IS NOT NULL AND NOT (${conv.where})`);
         if (bad > 0 && nc.notNull) {
-          const list = await ids(session, src, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
+          const list = await ids(session, rel(), t.primaryKey, `${q(c.name)} IS NOT NULL AND NOT (${conv.where!})`);
           refuse(
             'migrate-rows-invalid',
             { table: t.name, column: c.name, rows: rowsText(bad), why: `a ${c.type} value that is no ${nc.type}`, ids: namedIds(list, bad) },
@@ -506,7 +517,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         const c = columns.find((x) => x.name === nc.name);
         if (c && c.notNull) continue;
         const field = getField(getResource(model, t.name)!, nc.name);
-        const empty = c ? await count(session, table, `${q(nc.name)} IS NULL`) : total;
+        const empty = c ? await count(session, rel(), `${q(nc.name)} IS NULL`) : total;
         const key = `${t.name}.${nc.name}`;
         if (!c) {
           const column: ColumnPlan = { ...nc, notNull: false, unique: false, references: undefined, check: {} };
@@ -552,8 +563,8 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           continue;
         }
         const list = c
-          ? await ids(session, src, `${q(nc.name)} IS NULL`)
-          : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${q(table)} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
+          ? await ids(session, rel(), t.primaryKey, `${q(nc.name)} IS NULL`)
+          : (await session.query(`SELECT ${q(t.primaryKey)} AS id FROM ${rel()} ORDER BY ${q(t.primaryKey)} LIMIT ${NAMED_IDS}`)).map((r) => r.id);
         refuse(
           'migrate-no-value',
           { table: t.name, column: nc.name, rows: rowsText(empty), ids: namedIds(list, empty) },
@@ -569,11 +580,11 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         if (changedCheck) {
           const v = violation(session, nc, params(session));
           if (v) {
-            const bad = await count(session, table, v.sql, v.values);
+            const bad = await count(session, rel(), v.sql, v.values);
             if (bad > 0) {
-              const list = await ids(session, src, v.sql, v.values);
+              const list = await ids(session, rel(), t.primaryKey, v.sql, v.values);
               const machine = getStateMachine(model, t.name);
-              const states = machine && machine.field === nc.name ? await stateCounts(session, table, nc.name, v.sql, v.values) : '';
+              const states = machine && machine.field === nc.name ? await stateCounts(session, rel(), nc.name, v.sql, v.values) : '';
               refuse(
                 'migrate-rows-invalid',
                 { table: t.name, column: nc.name, rows: rowsText(bad), why: states || v.why, ids: namedIds(list, bad) },
@@ -584,7 +595,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         }
         // A changed shape (an object's members, an array's items, a pattern): rows it refuses are named, never changed.
         if (stored.shapes === true && !converted.has(c.name) && c.type === nc.type) {
-          const bad = await checkShape(session, src, c, nc, t.name);
+          const bad = await checkShape(session, rel(), t.primaryKey, c, nc, t.name);
           if (bad) refusals.push({ code: 'migrate-rows-invalid', message: bad.message, table: t.name, column: nc.name, ids: bad.ids });
         }
         // A state field's column has no check (the machine owns its values): rows in a state the machine no longer
@@ -594,7 +605,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           // Rows in a removed state the spec maps (`removed_states`) move to its state, and are not in the way.
           const moved: string[] = [];
           for (const [gone, to] of Object.entries(machine.removedStates ?? {})) {
-            const n = await count(session, table, `${q(nc.name)} = ${params(session)()}`, [gone]);
+            const n = await count(session, rel(), `${q(nc.name)} = ${params(session)()}`, [gone]);
             if (n === 0) continue;
             moved.push(gone);
             steps.push({
@@ -611,10 +622,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
             actions.push(async () => void (await session.query(sql, [to, gone])));
           }
           const v = violation(session, { ...nc, check: { values: [...machine.states.map((x) => x.name), ...moved] } }, params(session))!;
-          const bad = await count(session, table, v.sql, v.values);
+          const bad = await count(session, rel(), v.sql, v.values);
           if (bad > 0) {
-            const list = await ids(session, src, v.sql, v.values);
-            const states = await stateCounts(session, table, nc.name, v.sql, v.values);
+            const list = await ids(session, rel(), t.primaryKey, v.sql, v.values);
+            const states = await stateCounts(session, rel(), nc.name, v.sql, v.values);
             refuse(
               'migrate-rows-invalid',
               { table: t.name, column: nc.name, rows: rowsText(bad), why: states, ids: namedIds(list, bad) },
@@ -623,10 +634,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           }
         }
         if (nc.unique && !c.unique) {
-          const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${q(table)} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
-          const bad = await count(session, table, dup);
+          const dup = `${q(nc.name)} IN (SELECT ${q(nc.name)} FROM ${relation('d')} WHERE ${q(nc.name)} IS NOT NULL GROUP BY ${q(nc.name)} HAVING COUNT(*) > 1)`;
+          const bad = await count(session, rel(), dup);
           if (bad > 0) {
-            const list = await ids(session, src, dup);
+            const list = await ids(session, rel(), t.primaryKey, dup);
             refuse(
               'migrate-rows-invalid',
               {
@@ -642,10 +653,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         }
         if (nc.references && !same(nc.references, c.references) && stored.tables.some((x) => x.name === nc.references!.table)) {
           const r = nc.references;
-          const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(at(r.table))} x WHERE x.${q(r.column)} = ${q(table)}.${q(nc.name)})`;
-          const bad = await count(session, table, dangling);
+          const dangling = `${q(nc.name)} IS NOT NULL AND NOT EXISTS (SELECT 1 FROM ${q(at(r.table))} x WHERE x.${q(r.column)} = ${q(old.name)}.${q(nc.name)})`;
+          const bad = await count(session, rel(), dangling);
           if (bad > 0) {
-            const list = await ids(session, src, dangling);
+            const list = await ids(session, rel(), t.primaryKey, dangling);
             refuse(
               'migrate-rows-invalid',
               { table: t.name, column: nc.name, rows: rowsText(bad), why: `a reference to no ${r.table}`, ids: namedIds(list, bad) },
@@ -658,12 +669,12 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       // key makes a row distinct, in SQLite and PostgreSQL alike).
       for (const key of t.uniqueKeys ?? []) {
         if ((old.uniqueKeys ?? []).some((k) => same(k, key)) || !key.every((k) => has(k) && !added.has(k))) continue;
-        const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${q(table)} o WHERE ${key
-          .map((k) => `o.${q(k)} = ${q(table)}.${q(k)}`)
-          .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(table)}.${q(t.primaryKey)})`;
-        const bad = await count(session, table, dup);
+        const dup = `${key.map((k) => `${q(k)} IS NOT NULL`).join(' AND ')} AND EXISTS (SELECT 1 FROM ${relation('o')} WHERE ${key
+          .map((k) => `o.${q(k)} = ${q(old.name)}.${q(k)}`)
+          .join(' AND ')} AND o.${q(t.primaryKey)} <> ${q(old.name)}.${q(t.primaryKey)})`;
+        const bad = await count(session, rel(), dup);
         if (bad === 0) continue;
-        const list = await ids(session, src, dup);
+        const list = await ids(session, rel(), t.primaryKey, dup);
         const column = key.join(', ');
         refuse(
           'migrate-rows-invalid',
@@ -678,7 +689,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     const prepared: StoragePlan = { tables };
     const rest = diffStoragePlans(prepared, withKeptColumns(prepared, wanted), { rebuild, filled });
     for (const s of rest.steps) {
-      const rows = s.kind === 'create_table' ? 0 : await count(session, at(s.table));
+      const rows = s.kind === 'create_table' ? 0 : await count(session, q(at(s.table)));
       const description =
         s.kind === 'rebuild_table'
           ? `rebuild table ${s.table} with the new spec's constraints: ${rowsText(rows)} copied unaltered`
@@ -720,10 +731,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
 }
 
 /** `3 rows in state "archived", 1 in "lost"`: the rows of a removed state, by state. */
-async function stateCounts(session: MigrationSession, table: string, column: string, where: string, values: readonly unknown[]): Promise<string> {
-  const rows = await session.query(
-    `SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${q(table)} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`,
-    values,
-  );
+async function stateCounts(session: MigrationSession, from: string, column: string, where: string, values: readonly unknown[]): Promise<string> {
+  const rows = await session.query(`SELECT ${q(column)} AS s, COUNT(*) AS n FROM ${from} WHERE ${where} GROUP BY ${q(column)} ORDER BY ${q(column)}`, values);
   return rows.map((r) => `${rowsText(Number(r.n))} in state ${JSON.stringify(r.s)}, which the spec no longer has`).join('; ');
 }
