@@ -589,15 +589,21 @@ function nearMisses(model: ServiceModel, f: FieldModel): [string, string][] {
   return misses.filter(([, s], i) => s !== valid && fits(s) && !re.test(s) && misses.findIndex(([, t]) => t === s) === i);
 }
 
-/** The first declared text value with a case variant (upper, lower, capitalized) that is no declared value: [value, variant]. */
-function caseVariant(values: readonly (string | number)[]): [string, string] | undefined {
+/** Each declared text value with a case variant (upper, lower, capitalized) that is no declared value: [value, variant]. */
+export function getCaseVariants(values: readonly (string | number)[]): [string, string][] {
+  const out: [string, string][] = [];
   for (const v of values) {
     if (typeof v !== 'string') continue;
     const variants = [v.toUpperCase(), v.toLowerCase(), v.charAt(0).toUpperCase() + v.slice(1)];
     const other = variants.find((x) => x !== v && !values.includes(x));
-    if (other !== undefined) return [v, other];
+    if (other !== undefined) out.push([v, other]);
   }
-  return undefined;
+  return out;
+}
+
+/** The first declared text value with a case variant that is no declared value: [value, variant]. */
+function caseVariant(values: readonly (string | number)[]): [string, string] | undefined {
+  return getCaseVariants(values)[0];
 }
 
 /** `n` valid items of `items`, no two the same; undefined where its values are too few to draw them. */

@@ -108,6 +108,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         // fields only (what it leaves out is given its default, or cleared), an update with one field (the rest is kept).
         const drawn = fc.sample(arb, { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown> | undefined;
         const leftOut = drawn && leaveOut(resource, o.action, drawn);
+        const examples = namedExamples(ctx, route);
+        const exampleTexts = new Set(examples.map((e) => JSON.stringify(e)));
         let listedOnce = false;
         await runProperty(
           ctx,
@@ -137,9 +139,15 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             // Another declared client error (a 422 for a rule of the service's own: a title it keeps unique without the
             // spec saying so): sent once more with its text drawn afresh, judged by that answer.
             if (ctx.isDeclaredRefusal(route, res)) {
+              const refused = { req, res };
               body = patch(ctx.bindBody(route, ctx.makeUnique(resource, ctx.freshen(resource, resolved)), target));
               req = { ...req, body };
               res = await ctx.send(route, req);
+              // The spec's own example refused, its text drawn afresh taken: a refusal of the example's content, unless
+              // an object the list shows already holds one of its texts (an earlier run's, a value the service keeps
+              // unique without the spec saying so).
+              if (exampleTexts.has(JSON.stringify(value)) && isSuccessAnswer(route, res.status) && !(await holdsTextOf(ctx, resource, value)))
+                return ctx.failure(o.id, `status ${route.successStatus} for the spec's own named example`, o.pointer, refused.req, refused.res);
             }
             // Still the declared conflict with fresh values, after the service made objects of this kind in the run: a
             // rule of its state the spec does not state (at most three holds per patron), not a refusal of the body.
@@ -214,7 +222,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
             }
             return undefined;
           },
-          [...(leftOut ? [leftOut as never] : []), ...(namedExamples(ctx, route) as never[])],
+          [...(leftOut ? [leftOut as never] : []), ...(examples as never[])],
         );
         if (ctx.notImplemented.has(o.id) && !failed) return scope.skip(notImplemented(o.id), 'not-run');
         if (isMergePatch(o) && target && !failed) await checkPatchNulls(ctx, scope, route, target, headers);
@@ -447,6 +455,20 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
     if (route.hasBody) await checkInvalid(ctx, route);
     await checkInputs(ctx, route);
   }
+}
+
+/**
+ * Whether an object a list of the resource shows (its first pages, the run's scope) holds one of the text values of
+ * `body` in the same field: where one does, a refusal of `body` may be a value the service keeps unique.
+ */
+async function holdsTextOf(ctx: TestContext, resource: ResourceModel, body: Record<string, unknown>): Promise<boolean> {
+  const list = ctx.routes.find((r) => r.operation.action === 'list' && r.resource?.name === resource.name && !r.operation.requiredFilters);
+  const headers = list ? await ctx.authFor(list.operation.auth).catch(() => undefined) : undefined;
+  // No list to look in: the refusal cannot be told from a value taken, and is not held against the service.
+  if (!list || !headers) return true;
+  const texts = Object.entries(body).filter(([, v]) => typeof v === 'string');
+  const found = await pageThrough(ctx, list, headers, (items) => items.some((x) => texts.some(([k, v]) => isPlainObject(x) && x[k] === v)));
+  return found !== undefined;
 }
 
 /**

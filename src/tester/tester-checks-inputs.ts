@@ -14,6 +14,7 @@ import {
   missingIdentifier,
   objectArbitrary,
   padUnionsForMergePatch,
+  getCaseVariants,
 } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
@@ -444,6 +445,35 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
             `${w}; ${describe(r.res)}`,
           ),
         );
+    }
+    // An enum filter given a declared value in another case (`ACTIVE` for `active`), where that is no declared value:
+    // values are compared exactly, so no object holds it — the declared refusal or an empty page. A service comparing
+    // case-insensitively (or lowercasing the parameter) answers the objects holding the declared value.
+    for (const q of route.query.filter((x) => x.kind === 'filter' && x.field?.type === 'enum')) {
+      for (const [declared, variant] of getCaseVariants(q.field!.values ?? []).slice(0, 6)) {
+        const r = await get({ [q.name]: variant });
+        if (page(r.res)?.length === 0) continue;
+        const w = page(r.res) ? `a page of ${page(r.res)!.length} item(s)` : refuse(r.res);
+        if (w !== undefined)
+          return scope.fail(
+            ctx.failure(
+              o.id,
+              `${refuseLabel} (or an empty page) for ${q.name}=${variant}, ${JSON.stringify(declared)} in another case (not one of its values)`,
+              refusedBy?.pointer ?? o.pointer,
+              r.req,
+              `${w}; ${describe(r.res)}`,
+            ),
+          );
+      }
+    }
+    // A page past the last object (an offset, or a page number, beyond every object the run can have made): a valid
+    // request, answered with a page (an empty one, as serve answers it) or a client error (Django REST Framework's
+    // 404 "Invalid page") — never a server error (an offset at the end read as an index).
+    if (paging.style === 'offset' || paging.style === 'page') {
+      const name = getPagingParamName(paging, paging.style === 'offset' ? 'offset' : 'page');
+      const r = await get({ [name]: '1000000' });
+      if (isSuccessAnswer(route, r.res.status) ? !page(r.res) : r.res.status >= 500)
+        return scope.fail(ctx.failure(o.id, `a page, or a client error, for ${name}=1000000 (past the last object)`, o.pointer, r.req, describe(r.res)));
     }
     // A sort by a field it does not sort on: the declared refusal (a page, where a service ignores it) — never a
     // server error, which the judge fails (endpoints.no-server-error).

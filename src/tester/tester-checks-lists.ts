@@ -532,10 +532,17 @@ export async function checkListFilters(
   const sizeParam = getPageSizeParam(route);
   const size = getLargestPageSize(ctx, o);
   for (const name of o.filter) {
-    const sample = listed.find((x) => x[name] !== undefined && x[name] !== null);
+    // The value most objects listed hold: made three at least (tieField) where a create writes the field, so that
+    // the filtered list, paged two at a time, has a next page whose address must keep the filter.
+    const held = listed.filter((x) => x[name] !== undefined && x[name] !== null);
+    const counts = new Map<string, number>();
+    for (const x of held) counts.set(JSON.stringify(x[name]), (counts.get(JSON.stringify(x[name])) ?? 0) + 1);
+    const most = Math.max(0, ...counts.values());
+    const sample = held.find((x) => counts.get(JSON.stringify(x[name])) === most);
     if (!sample) continue;
     const value = String(sample[name]);
     await varyField(ctx, route.resource!, name, listed);
+    await tieField(ctx, route.resource!, name, listed);
     const req: TestRequest = {
       method: 'GET',
       path: ctx.pathOf(route, undefined, { [name]: value, ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),
@@ -570,6 +577,11 @@ export async function checkListFilters(
     // its filter, an offset applied before the filter).
     if (p.style !== 'limit' && p.style !== 'none' && sizeParam !== undefined && items.length > 2) {
       let query: Record<string, string> | undefined = { [name]: value, [sizeParam]: '2' };
+      // Each matching object once across the pages, and, where the page of the largest size held them all, every one
+      // of them: a next page's address that drops the filter lands on the unfiltered list's positions, which may
+      // hold matching objects only (the last ones made) — seen twice, or others never.
+      const seen = new Set<string>();
+      const told = route.resource?.identifier !== undefined;
       for (let page = 0; page < 50 && query !== undefined; page++) {
         const r2: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
         const res2 = await ctx.send(route, r2);
@@ -584,10 +596,33 @@ export async function checkListFilters(
             r2,
             `page ${page + 1} (2 a page) holds an item with ${name} = ${JSON.stringify(off[name])}`,
           );
+        if (told)
+          for (const x of got) {
+            const key = JSON.stringify(objectKey(route.resource, x));
+            if (seen.has(key))
+              return ctx.failure(
+                o.id,
+                `each item with ${name} = ${value} once across its pages`,
+                o.pointer,
+                r2,
+                `page ${page + 1} (2 a page) holds ${key} again`,
+              );
+            seen.add(key);
+          }
         const step = nextQuery(route, query, res2, got, 2);
         if (step.problem !== undefined) return ctx.failure(o.id, 'a Link header exactly while another page exists', o.pointer, r2, step.problem);
         query = step.next;
       }
+      const missed =
+        told && items.length < size && query === undefined ? items.find((x) => !seen.has(JSON.stringify(objectKey(route.resource, x)))) : undefined;
+      if (missed)
+        return ctx.failure(
+          o.id,
+          `every item with ${name} = ${value} on its pages (2 a page), as one page of ${size} lists them`,
+          o.pointer,
+          req,
+          `${JSON.stringify(objectKey(route.resource, missed))} on no page`,
+        );
     }
     if (p.totalHeader !== undefined && items.length < size) {
       const counted = totalHeaderProblem(res, p.totalHeader);
