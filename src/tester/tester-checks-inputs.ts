@@ -449,8 +449,9 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
     // An enum filter given a declared value in another case (`ACTIVE` for `active`), where that is no declared value:
     // values are compared exactly, so no object holds it — the declared refusal or an empty page. A service comparing
     // case-insensitively (or lowercasing the parameter) answers the objects holding the declared value.
+    // Under a rate budget below 100 a minute, the first value only.
     for (const q of route.query.filter((x) => x.kind === 'filter' && x.field?.type === 'enum')) {
-      for (const [declared, variant] of getCaseVariants(q.field!.values ?? []).slice(0, 6)) {
+      for (const [declared, variant] of getCaseVariants(q.field!.values ?? []).slice(0, isThrifty(ctx.model) ? 1 : 6)) {
         const r = await get({ [q.name]: variant });
         if (page(r.res)?.length === 0) continue;
         const w = page(r.res) ? `a page of ${page(r.res)!.length} item(s)` : refuse(r.res);
