@@ -1911,8 +1911,11 @@ function namedExamplesOf(ctx: Ctx, node: unknown, pointer: string): Json | undef
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
-/** An operation's named examples: its JSON request body's, its success answer's, and each parameter's. */
-function examplesOf(ctx: Ctx, src: OpSource, status: string | undefined): Json | undefined {
+/**
+ * An operation's named examples: its request body's (the JSON one, or the form a custom operation's request is read
+ * from: `requestMediaType`), its success answer's, and each parameter's.
+ */
+function examplesOf(ctx: Ctx, src: OpSource, status: string | undefined, requestMediaType?: string): Json | undefined {
   const out: Json = {};
   const mediaOf = (holder: unknown, pointer: string, stated?: string): { node: unknown; pointer: string } | undefined => {
     const r = resolve(ctx, holder, pointer);
@@ -1921,7 +1924,7 @@ function examplesOf(ctx: Ctx, src: OpSource, status: string | undefined): Json |
     return m && isObject(content) ? { node: content[m.mediaType], pointer: joinPointer(joinPointer(r.pointer, 'content'), m.mediaType) } : undefined;
   };
   if (src.op.requestBody !== undefined) {
-    const m = mediaOf(src.op.requestBody, joinPointer(src.pointer, 'requestBody'), statedRequestMediaType(src.op));
+    const m = mediaOf(src.op.requestBody, joinPointer(src.pointer, 'requestBody'), requestMediaType ?? statedRequestMediaType(src.op));
     const e = m && namedExamplesOf(ctx, m.node, m.pointer);
     if (e) out.request = e;
   }
@@ -3833,7 +3836,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // As written, on any action (check says where it has no effect), with a body or none.
     if (x && isObject(x.request_envelope) && typeof x.request_envelope.data === 'string') o.request_envelope = { data: x.request_envelope.data };
     if (op.deprecated === true) o.deprecated = true;
-    const examples = examplesOf(ctx, src, success.key);
+    // A form request's examples are its form's (twilio's `UpdateExportConfiguration`): before, dropped.
+    const formRequestType = isObject(o.request) && o.request.media_type === FORM_MEDIA_TYPE ? FORM_MEDIA_TYPE : undefined;
+    const examples = examplesOf(ctx, src, success.key, formRequestType);
     if (examples) o.examples = examples;
     const callbacks = importCallbacks(ctx, {
       callbacks: op.callbacks,

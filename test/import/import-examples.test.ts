@@ -31,7 +31,7 @@ function examples(doc: Json): Map<string, string> {
   };
   const media = (holder: unknown) => {
     const h = deref(doc, holder);
-    return isObj(h) && isObj(h.content) ? Object.entries(h.content).find(([t]) => /json/.test(t))?.[1] : undefined;
+    return isObj(h) && isObj(h.content) ? Object.entries(h.content).find(([t]) => /json|^application\/x-www-form-urlencoded$/.test(t))?.[1] : undefined;
   };
   for (const [path, rawItem] of Object.entries(isObj(doc.paths) ? doc.paths : {})) {
     const item = deref(doc, rawItem) as Json;
@@ -72,6 +72,53 @@ describe('named examples through import → export openapi', () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'adyen-dispute-v30.json'));
     expect(examples(exportOpenApi(r.compiled!.model!).document as Json).size).toBe(12);
     expect(r.diagnostics.filter((d) => d.message.includes('named examples'))).toEqual([]);
+  });
+
+  // Twilio's form requests (twilio-oai, spec/yaml/twilio_bulkexports_v1.yaml: UpdateExportConfiguration's `update`,
+  // CreateExportCustomJob's `create`) carry named examples on their application/x-www-form-urlencoded body: before,
+  // they were import-dropped ("the format keeps named examples on an operation's request body…", which this is).
+  it("a form request body's named examples are kept and exported back on the form", async () => {
+    const doc = {
+      openapi: '3.0.1',
+      info: { title: 'Exports', version: '1' },
+      paths: {
+        '/v1/Exports/{ResourceType}/Configuration': {
+          post: {
+            operationId: 'UpdateExportConfiguration',
+            parameters: [{ name: 'ResourceType', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: {
+              content: {
+                'application/x-www-form-urlencoded': {
+                  schema: { type: 'object', properties: { Enabled: { type: 'boolean' }, WebhookUrl: { type: 'string', format: 'uri' } } },
+                  examples: { update: { value: { Enabled: true } } },
+                },
+              },
+            },
+            responses: {
+              '200': {
+                description: 'OK',
+                content: {
+                  'application/json': {
+                    schema: { type: 'object', properties: { enabled: { type: 'boolean' } } },
+                    examples: { update: { value: { enabled: true } } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+    };
+    const r = await importOpenApiDocument(JSON.parse(JSON.stringify(doc)) as unknown, 'exports.json');
+    expect(r.document!.endpoints!.operations!.UpdateExportConfiguration!.examples).toEqual({
+      request: { update: { value: { Enabled: true } } },
+      response: { update: { value: { enabled: true } } },
+    });
+    expect(r.diagnostics.filter((d) => d.message.includes('named examples'))).toEqual([]);
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'example-invalid')).toEqual([]);
+    const out = exportOpenApi(r.compiled!.model!).document as Json;
+    const body = deref(out, ((out.paths as Json)['/v1/Exports/{ResourceType}/Configuration'] as Json as { post: Json }).post.requestBody) as Json;
+    expect((body.content as Json)['application/x-www-form-urlencoded']).toMatchObject({ examples: { update: { value: { Enabled: true } } } });
   });
 
   it('parameter examples are kept; an externalValue example and one on an error answer are said to be left out', async () => {
