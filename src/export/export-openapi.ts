@@ -1006,7 +1006,12 @@ function requestBody(ctx: Context, route: OperationRoute): JsonObject | undefine
   if (o.requestEnvelope !== undefined && REQUEST_ENVELOPED_ACTIONS.has(o.action))
     s = { type: 'object', required: [o.requestEnvelope.data], properties: { [o.requestEnvelope.data]: s }, additionalProperties: false };
   // A form request (request.media_type) is documented as that type: OpenAPI's form encoding of the same schema.
-  if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) return { required, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
+  // Served, an absent form reads as no fields: the body is required only where a field is (before: always, so the
+  // export of twilio's UpdateExportConfiguration, whose form is all optional, demanded a body serve does not).
+  if (o.action === 'custom' && o.request?.mediaType === FORM_MEDIA_TYPE) {
+    const formRequired = typeof s.$ref === 'string' || (Array.isArray(s.required) && s.required.length > 0);
+    return { required: formRequired, content: { [FORM_MEDIA_TYPE]: { schema: s } } };
+  }
   // A stated JSON type (request_media_type: an update's JSON merge patch, say) is the one type the request takes.
   return { required, content: { [o.requestMediaType ?? jsonType(ctx)]: { schema: s } } };
 }

@@ -1743,7 +1743,13 @@ function requestOf(
   const m = mediaSchema(r.node.content, statedRequestMediaType(src.op));
   // A form (and no JSON) is a custom operation's form request (request.media_type), where the caller takes one.
   const form = forms && !m && isObject(r.node.content) && isObject(r.node.content[FORM_MEDIA_TYPE]) ? r.node.content[FORM_MEDIA_TYPE] : undefined;
-  if (form) return { schema: form.schema, pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), FORM_MEDIA_TYPE), 'schema'), form: true };
+  if (form)
+    return {
+      schema: form.schema,
+      pointer: joinPointer(joinPointer(joinPointer(r.pointer, 'content'), FORM_MEDIA_TYPE), 'schema'),
+      form: true,
+      ...(r.node.required !== true ? { optional: true as const } : {}),
+    };
   if (!m) {
     const types = isObject(r.node.content) ? Object.keys(r.node.content).join(', ') : 'none';
     report(ctx, 'import-dropped', { item: `operation ${src.id}: the request body (${types})`, reason: 'only JSON bodies are part of the format' }, pointer);
@@ -3829,6 +3835,22 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           item: `operation ${src.id}: its request body, optional (no \`required: true\`)`,
           as: 'a body every request must send',
           reason: 'the format has no optional JSON request body: a request that sends none is refused (malformed_request, "a JSON body is required")',
+        },
+        joinPointer(src.pointer, 'requestBody'),
+      );
+    // A form's absent body reads as no fields: where one is required, a request sending none is refused, which the
+    // document (its body optional, so its required properties bind only a body sent) allows (twilio's
+    // CreateExportCustomJob). Before, not said.
+    const formFields = isObject(o.request) && o.request.media_type === FORM_MEDIA_TYPE && isObject(o.request.fields) ? o.request.fields : undefined;
+    const formRequired = formFields ? Object.keys(formFields).filter((k) => !(isObject(formFields[k]) && formFields[k].optional === true)) : [];
+    if (!x && req?.optional && req.form && readsBody && formRequired.length > 0)
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${src.id}: its form request body, optional (no \`required: true\`)`,
+          as: 'a body every request must send',
+          reason: `an absent form reads as no fields, so a request that sends none is refused (validation: ${formRequired.map((k) => `\`${k}\``).join(', ')} required)`,
         },
         joinPointer(src.pointer, 'requestBody'),
       );
