@@ -3806,8 +3806,9 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     } else if (req && !req.form && (action === 'create' || action === 'update' || action === 'replace') && typeof o.resource === 'string')
       o.unknown_fields = unknownFieldsOf(ctx, src.id, req.schema, req.pointer);
     // A custom operation's written-out request refuses a member it does not name (it has no unknown_fields): where
-    // the document leaves the body open (JSON Schema's default), that is a rule the import adds, and said.
-    else if (req && !req.form && action === 'custom' && isObject(o.request) && src.method !== 'GET' && src.method !== 'DELETE') {
+    // the document leaves the body open (JSON Schema's default), that is a rule the import adds, and said. A form's
+    // too (serve refuses a name its form does not declare: Twilio's forms; before, not said).
+    else if (req && action === 'custom' && isObject(o.request) && src.method !== 'GET' && src.method !== 'DELETE') {
       const parts = objectParts(ctx, req.schema, req.pointer);
       const top = parts[0]?.node;
       if (isObject(top) && (top.type === 'object' || isObject(top.properties)) && !isClosedObject(parts))
@@ -3815,7 +3816,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           ctx,
           'import-approximated',
           {
-            item: `operation ${src.id}: its request body, an object the document leaves open`,
+            item: `operation ${src.id}: its ${req.form ? 'form ' : ''}request body, an object the document leaves open`,
             as: 'a request refusing members it does not name',
             reason: "a custom operation's request is its written-out fields: a member it does not name is refused with the validation condition",
           },
