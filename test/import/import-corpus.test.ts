@@ -49,6 +49,7 @@ describe('import of the public OpenAPI corpus', () => {
       'oai-petstore.yaml',
       'oai-uspto.yaml',
       'oai-webhook-example.yaml',
+      'twilio-bulkexports-v1.yaml',
       'vonage-dispatch.yml',
     ]);
   });
