@@ -18,6 +18,7 @@ import {
   FORM_MEDIA_TYPE,
   MERGE_PATCH_MEDIA_TYPE,
   getPagingParamName,
+  getUnfilledErrorFields,
   getUnmakeableIdentifier,
   isDefaultIdentifier,
   NOT_SHOWN,
@@ -167,6 +168,8 @@ interface Ctx extends SchemaContext {
   errorHeaders?: Record<string, ParameterSpec>;
   errorNames: UniqueNames;
   errorBodies: { mediaType: string; schema: unknown; pointer: string }[];
+  /** Where the error body the spec declares (errors.body) was read: the response whose body it is. */
+  keptErrorBody?: string;
   /** Media types and parameters whose named examples an operation kept (reportUnkept says the others). */
   examplesKept: Set<unknown>;
   idempotencyHeader?: string;
@@ -462,6 +465,7 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
       ),
     );
   }
+  reportUnfilledErrorFields(compiled, errorBodyRead.get(converted), diagnostics, file);
   const gaps = compiled.model ? getGapReport(compiled.model) : undefined;
   return gaps ? { document, text, diagnostics, compiled, gaps } : { document, text, diagnostics, compiled };
 }
@@ -568,7 +572,40 @@ function convert(doc: Json, file: string, diagnostics: Diagnostic[], fromSwagger
   }
   const ordered: Json = {};
   for (const k of SPEC_PART_ORDER) if (out[k] !== undefined) ordered[k] = out[k];
+  if (ctx.keptErrorBody !== undefined && !ctx.fromServicespec) errorBodyRead.set(ordered, joinPointer(ctx.keptErrorBody.replace(/^#/, ''), 'required'));
   return ordered as unknown as SpecDocument;
+}
+
+/** Where an error body's schema is: the component a `$ref` names (HubSpot's `#/components/schemas/Error`), else in place. */
+function errorSchemaAt(ctx: Ctx, b: { mediaType: string; schema: unknown; pointer: string }): string {
+  return resolve(ctx, b.schema, joinPointer(joinPointer(joinPointer(b.pointer, 'content'), b.mediaType), 'schema')).pointer;
+}
+
+/** Per converted document, the schema of the error body it declares (reportUnfilledErrorFields says at its `required`). */
+const errorBodyRead = new WeakMap<object, string>();
+
+/**
+ * The declared error body's required fields the service writes nothing in (HubSpot's `category` and
+ * `correlationId`): every error answer lacks them, which the document does not allow. `check` warns at the spec
+ * (error-body-field-unfilled); the import says it at the document's response, so the change is named where it is.
+ */
+function reportUnfilledErrorFields(compiled: CompiledSpec, at: string | undefined, diagnostics: Diagnostic[], file: string): void {
+  const body = compiled.model?.errors?.body;
+  if (at === undefined || body === undefined || body.kind !== 'declared') return;
+  const unfilled = getUnfilledErrorFields(body).map((u) => u.path);
+  if (unfilled.length === 0) return;
+  diagnostics.push(
+    createDiagnostic(
+      'import-approximated',
+      {
+        item: `the error body's \`required\` (${unfilled.map((n) => `\`${n}\``).join(', ')})`,
+        as: `${unfilled.length === 1 ? 'a field' : 'fields'} every error answer leaves out`,
+        reason:
+          'the service knows no value for them (it writes the code, status and message, and by their names a title, the invalid inputs and a request id): its error answers do not have what the document requires',
+      },
+      { file, pointer: at },
+    ),
+  );
 }
 
 /** Keys of a field that say what it is, not what values it takes: kept on a field made a ref (parentRefs). */
@@ -4236,6 +4273,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     withCodeValues(ctx, out.body, problem.pointer);
     withAnswerMembers(ctx, out.body, problem);
     kept = { pointer: problem.pointer, key: bodyKey(problem) };
+    ctx.keptErrorBody = errorSchemaAt(ctx, problem);
   } else if (problem) {
     out.body = 'problem';
     kept = { pointer: problem.pointer, key: bodyKey(problem) };
@@ -4251,6 +4289,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
       if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
       kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
+      ctx.keptErrorBody = errorSchemaAt(ctx, first.b);
     }
   }
   // The spec has one error body: each different body an operation declares is merged into it, and said so.
