@@ -2583,6 +2583,19 @@ function bindingsFor(
   const bind: Record<string, string> = {};
   for (const p of params) {
     let at = fieldPathFor(fields, p) ?? idByResourceName(fields, r, p, identifier);
+    // The last parameter, ending an item path, naming no field (`{recordId}` of a ServiceRecord, under
+    // `/vehicles/{vehicleId}/service-records`): the identifier, as the one parameter of `/pets/{petId}` is.
+    // Only for a resource with an identifier: one without is read by the fields its path names, none guessed.
+    if (
+      at === undefined &&
+      (action === 'read' || action === 'write') &&
+      params.length > 1 &&
+      p === params.at(-1) &&
+      path?.endsWith(`/{${p}}`) &&
+      identifier !== undefined &&
+      Object.hasOwn(fields, identifier)
+    )
+      at = { path: identifier, field: fields[identifier]! };
     // A list's or create's parameter names the parent the objects are under, never their own identifier (a Tag's
     // \`id\` for \`/notes/{id}/tags\`): the field named after the segment before it (\`note_id\`, \`noteId\`), else none.
     if ((action === 'list' || action === 'create') && at?.path === own && path !== undefined) at = parentFieldFor(fields, path, p);

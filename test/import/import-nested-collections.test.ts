@@ -106,6 +106,8 @@ describe('import of nested collections', () => {
     ['projectId', 'taskId'],
     ['project_id', 'task_id'],
     ['projectId', 'id'],
+    // The last parameter of an item path naming no field: the identifier, as `/pets/{petId}`'s one parameter is.
+    ['projectId', 'itemId'],
   ] as const) {
     it(`binds {${project}} and {${task}} by name: the Task's resource actions, nothing new said`, async () => {
       const r = await importOpenApiDocument(doc(project, task));
