@@ -188,6 +188,9 @@ describe('Redocly (recommended rules) on the OpenAPI exports of every spec under
         const path = pointer.split('/')[2]?.replace(/~1/g, '/').replace(/~0/g, '~');
         if (p.ruleId === 'no-path-trailing-slash' && path?.endsWith('/') && model.endpoints?.operations.some((o) => o.path === path)) continue;
         if (p.ruleId === 'operation-operationId-url-safe' && op && !/^[A-Za-z0-9_.~-]+$/.test(op.id)) continue;
+        // An operation whose summary the spec leaves empty (Twilio's imported job operations: the original's is ''),
+        // exported as it is: one the export wrote would be invented.
+        if (p.ruleId === 'operation-summary' && op && !op.summary) continue;
         unexplained.push(where);
       }
     }
