@@ -198,6 +198,9 @@ export function getFieldExtension(f: FieldModel): JsonObject | undefined {
   if (known !== undefined) return known ?? undefined;
   const ext: JsonObject = {};
   if (f.type === 'ref' || f.type === 'state') ext.type = f.type;
+  // A nullable json field's schema takes any value (`{}`), which OpenAPI 3.0 cannot say includes null (its `nullable`
+  // needs a `type` beside it): said here, the same in either version, so an import reads it back nullable.
+  if ((f.type === 'json' || (f.type === 'union' && f.union === undefined)) && f.nullable) ext.nullable = true;
   for (const [k, v] of Object.entries(f)) {
     if (SKIP_FIELD_KEYS.has(k) || v === undefined || v === false) continue;
     // As a spec says it (fieldToSpec): the schemas show null in answers only, which import alone reads the same.

@@ -471,6 +471,8 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     // 3.1: any value, null included, unless the schema says `not: {type: null}` (how a json field that is not
     // nullable is exported); 3.0 takes null only with `nullable: true`.
     if (ctx.version === '3.1' && !(isObject(s.not) && s.not.type === 'null' && Object.keys(s.not).length === 1)) nullable = true;
+    // This exporter's own word for it, which 3.0 has no other way to say (getFieldExtension).
+    if (ext.nullable === true) nullable = true;
   }
   const out: Json = { type };
   // A named shape's component carries the shape's own description: the use's is the one beside its reference.
