@@ -3623,7 +3623,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const derived = x && Array.isArray(x.derived) ? x.derived.map(String) : [];
     if (typeof op.summary === 'string' && !derived.includes('summary')) o.summary = op.summary;
     const description = withoutRules(str(op.description));
-    if (description !== undefined) o.description = description;
+    // An empty description says nothing (the export writes none for it): read as none, so a round trip keeps it so.
+    if (description !== undefined && description !== '') o.description = description;
     // Parameters: a list's paging, sort and filters; what another part carries (idempotency key, API key, version);
     // a custom operation's own query and headers. An action that cannot take an operation's parameters is not chosen.
     const resourceFields = typeof o.resource === 'string' ? (ctx.resourceFields.get(o.resource) ?? {}) : {};
