@@ -10,11 +10,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createServePrepare } from '../../src/runtime/storage/storage-migrate.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
-import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
-import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import { StorageConstraintError, type Storage } from '../../src/runtime/storage/storage-types.js';
+import { StorageConstraintError } from '../../src/runtime/storage/storage-types.js';
+import { getMigrateEngines, withStorage, type MigrateDb } from './migrate-engines.js';
 import { runCli } from '../cli/cli-helpers.js';
-import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl, POSTGRES_URL } from '../support/postgres.js';
+import { dropTestSchemas, getPostgresSkipReason, POSTGRES_URL } from '../support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-rename-'));
 const pgSkip = await getPostgresSkipReason();
@@ -61,43 +60,12 @@ resources:
       body: { type: string }
 `;
 
-interface Db {
-  url: string;
-  open: () => Storage;
-}
-
-const engines: { name: string; skip: string | undefined; make: () => Db }[] = [
-  {
-    name: 'sqlite',
-    skip: undefined,
-    make: () => {
-      const path = join(dir, `db-${n++}.db`);
-      return { url: `sqlite:${path}`, open: () => createSqliteStorage({ path }) };
-    },
-  },
-  {
-    name: 'postgres',
-    skip: pgSkip,
-    make: () => {
-      const url = getTestSchemaUrl();
-      return { url, open: () => createPostgresStorage({ url }) };
-    },
-  },
-];
-
-async function withStorage<T>(db: Db, fn: (s: Storage) => Promise<T>): Promise<T> {
-  const s = db.open();
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
+const engines = getMigrateEngines(dir, pgSkip);
 
 const model = (text: string) => compileSpecText(text).model!;
 
 /** V1's database: three tasks (ids 1, 2, 3 made by the storage), two comments on them, one callback subscription. */
-async function seed(make: () => Db): Promise<Db> {
+async function seed(make: () => MigrateDb): Promise<MigrateDb> {
   const db = make();
   await withStorage(db, async (s) => {
     expect((await s.migrate(getStoragePlan(model(V1)))).ok).toBe(true);

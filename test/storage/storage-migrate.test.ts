@@ -7,11 +7,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
 import { createServePrepare } from '../../src/runtime/storage/storage-migrate.js';
 import { getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
-import { createPostgresStorage } from '../../src/runtime/storage/storage-postgres.js';
 import { createSqliteStorage } from '../../src/runtime/storage/storage-sqlite.js';
-import type { Row, Storage } from '../../src/runtime/storage/storage-types.js';
+import type { Row } from '../../src/runtime/storage/storage-types.js';
+import { getMigrateEngines, withStorage, type MigrateDb } from './migrate-engines.js';
 import { runCli, STACK_LINE } from '../cli/cli-helpers.js';
-import { dropTestSchemas, getPostgresSkipReason, getTestSchemaUrl } from '../support/postgres.js';
+import { dropTestSchemas, getPostgresSkipReason } from '../support/postgres.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'servicespec-migrate-'));
 const pgSkip = await getPostgresSkipReason();
@@ -40,41 +40,10 @@ function specFile(text: string): string {
   return path;
 }
 
-interface Db {
-  url: string;
-  open: () => Storage;
-}
-
-const engines: { name: string; skip: string | undefined; make: () => Db }[] = [
-  {
-    name: 'sqlite',
-    skip: undefined,
-    make: () => {
-      const path = join(dir, `db-${n++}.db`);
-      return { url: `sqlite:${path}`, open: () => createSqliteStorage({ path }) };
-    },
-  },
-  {
-    name: 'postgres',
-    skip: pgSkip,
-    make: () => {
-      const url = getTestSchemaUrl();
-      return { url, open: () => createPostgresStorage({ url }) };
-    },
-  },
-];
-
-async function withStorage<T>(db: Db, fn: (s: Storage) => Promise<T>): Promise<T> {
-  const s = db.open();
-  try {
-    return await fn(s);
-  } finally {
-    await s.close();
-  }
-}
+const engines = getMigrateEngines(dir, pgSkip);
 
 /** A database migrated to `text`, holding `rows`. */
-async function seedOn(make: () => Db, text: string, rows: Row[], table = 'Task'): Promise<Db> {
+async function seedOn(make: () => MigrateDb, text: string, rows: Row[], table = 'Task'): Promise<MigrateDb> {
   const db = make();
   const model = compileSpecText(text).model!;
   await withStorage(db, async (s) => {
@@ -88,7 +57,7 @@ async function seedOn(make: () => Db, text: string, rows: Row[], table = 'Task')
 }
 
 /** The rows the new spec's service reads (after `serve`'s start-up step, which must now have nothing to refuse). */
-async function readAll(db: Db, text: string, table = 'Task'): Promise<Row[]> {
+async function readAll(db: MigrateDb, text: string, table = 'Task'): Promise<Row[]> {
   const model = compileSpecText(text).model!;
   return withStorage(db, async (s) => {
     const m = await s.migrate(getStoragePlan(model));
