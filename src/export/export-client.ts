@@ -338,8 +338,12 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let bodyType: string | undefined;
   let bodyOptional = false;
   if (route.hasBody) {
-    if (o.action === 'custom' && o.request) bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
-    else if (o.request && o.action !== 'transition')
+    if (o.action === 'custom' && o.request) {
+      bodyType = shapeType(ctx, o.request, 'create', `${base}Request`);
+      // A form none of whose fields is required may be left out: served, an absent form reads as no fields (the
+      // export's requestBody.required is false for it too).
+      if (o.request.mediaType === FORM_MEDIA_TYPE && o.request.fields !== undefined && o.request.fields.every((f) => f.optional)) bodyOptional = true;
+    } else if (o.request && o.action !== 'transition')
       bodyType = shapeType(ctx, o.request, o.action === 'update' ? 'update' : o.action === 'replace' ? 'replace' : 'create', `${base}Request`);
     else if (o.action === 'update' && r && isMergePatch(o)) {
       // A JSON merge patch: null removes a field that may be absent, an object's members are all optional (getMergePatchSchema).

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
+import { checkedModel } from '../support/specs.js';
 import { loadClient } from './client-loader.js';
 import { EXAMPLE_NAMES, exampleModel, ROOT, tempDir, tsc } from './helpers.js';
 
@@ -179,5 +180,47 @@ describe('generated client: the webhook verifier', () => {
     const old = String(Math.floor(Date.now() / 1000) - 3600);
     await expect(verify(secret, { ...headers, 'webhook-timestamp': old, 'webhook-signature': sign('msg_1', old, body) }, body)).rejects.toThrow('tolerance');
     await expect(verify(secret, { 'webhook-id': 'x' }, body)).rejects.toThrow('missing');
+  });
+});
+
+describe('a form request none of whose fields is required', () => {
+  const SPEC = `servicespec: 1
+authentication:
+  default: none
+endpoints:
+  operations:
+    configure:
+      method: POST
+      path: /configuration
+      action: custom
+      handler: configure
+      request:
+        media_type: application/x-www-form-urlencoded
+        fields: { enabled: { type: boolean, optional: true }, webhook: { type: uri, optional: true } }
+      response: { fields: { enabled: { type: boolean } } }
+    search:
+      method: POST
+      path: /search
+      action: custom
+      handler: search
+      request:
+        media_type: application/x-www-form-urlencoded
+        fields: { criteria: { type: string }, start: { type: integer, optional: true } }
+      response: { fields: { hits: { type: integer } } }
+`;
+
+  it('may be left out of the call (served, an absent form reads as no fields); one with a required field may not', async () => {
+    const model = checkedModel(SPEC);
+    const { code } = generateClient(model);
+    expect(code).toMatch(/\n {2}configure\(body: \w+ = \{\}, options: /);
+    expect(code).toMatch(/\n {2}search\(body: \w+, options: /);
+    const mod = await loadClient<Json>(code, tmp.path, 'forms');
+    const { fetch, calls } = scripted([() => json(200, { enabled: true })]);
+    const Client = mod.ServiceClient as new (o: Json) => Record<string, (...a: unknown[]) => Promise<unknown>>;
+    const client = new Client({ baseUrl: 'http://svc.test', fetch });
+    expect(await client.configure!()).toEqual({ enabled: true });
+    expect(calls.map((c) => [c.method, c.url, c.headers.get('content-type'), c.body])).toEqual([
+      ['POST', 'http://svc.test/configuration', 'application/x-www-form-urlencoded', ''],
+    ]);
   });
 });
