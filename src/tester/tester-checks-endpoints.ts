@@ -17,6 +17,7 @@ import {
   missingIdentifier,
   objectArbitrary,
   padUnionsForMergePatch,
+  parametersArbitrary,
   sortedJson,
   unionArbitrary,
   unionMutations,
@@ -27,7 +28,7 @@ import { getListTotal } from './tester-envelope.js';
 import { BoundReached, type TestRequest, type TestResponse } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
 import { checkInputs } from './tester-checks-inputs.js';
-import { getCustomTarget, queryArbitrary, withQuery } from './tester-checks-params.js';
+import { getCustomTarget, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import { responseMismatch } from './tester-judge.js';
 import type { Failure } from './tester-types.js';
@@ -363,7 +364,7 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const required = ctx.missingHeaders(route);
         if (required.length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires ${required.join(', ')}`);
         const params = route.query.flatMap((q) => (q.parameter ? [q.parameter] : []));
-        const query = params.length > 0 ? queryArbitrary(ctx, params) : fc.constant({});
+        const query = params.length > 0 ? parametersArbitrary(ctx.model, params) : fc.constant({});
         // Refusals with a declared code pass, but a check whose every request was refused saw no answer to judge.
         const refused = new Set<number>();
         let answered = 0;

@@ -15,11 +15,12 @@ import {
   objectArbitrary,
   padUnionsForMergePatch,
   getCaseVariants,
+  parametersArbitrary,
 } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
 import { checkUnique } from './tester-checks-unique.js';
-import { checkActionParams, checkQueryParams, getForeignText, queryArbitrary, withQuery } from './tester-checks-params.js';
+import { checkActionParams, checkQueryParams, getForeignText, withQuery } from './tester-checks-params.js';
 import { isThrifty, pickThrifty } from './tester-pacing.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, notImplemented, type CheckScope, type TestContext } from './tester-context.js';
@@ -195,7 +196,7 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
   // A custom action's required query parameters (pocketsmith's `DELETE /events/{id}?behaviour=one`) are sent valid:
   // left out, the request is refused for them (validation) before its object is looked for.
   const params = action ? route.query.flatMap((q) => (q.parameter && !q.parameter.optional && !q.parameter.hasDefault ? [q.parameter] : [])) : [];
-  const query = params.length > 0 ? (fc.sample(queryArbitrary(ctx, params), { seed: ctx.seed, numRuns: 1 })[0] ?? {}) : {};
+  const query = params.length > 0 ? (fc.sample(parametersArbitrary(ctx.model, params), { seed: ctx.seed, numRuns: 1 })[0] ?? {}) : {};
   const pathFor = (id: unknown): string =>
     action ? withQuery(ctx.pathOf(route, undefined, {}, { ...parents, [action.param]: String(id) }), query) : ctx.pathOf(route, id);
   // A custom action is held to the refusals it lists: its handler answers for the object, not the runtime.

@@ -24,11 +24,6 @@ export async function getCustomTarget(ctx: TestContext, route: OperationRoute): 
   return { named: { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) } };
 }
 
-/** Valid values of a custom operation's query parameters (parametersArbitrary). */
-export function queryArbitrary(ctx: TestContext, params: readonly ParameterModel[], complete = false): fc.Arbitrary<Record<string, unknown>> {
-  return parametersArbitrary(ctx.model, params, complete);
-}
-
 /** `path` with `values` as its query (an array's items repeated), after any query it already has. */
 export function withQuery(path: string, values: Record<string, unknown>): string {
   const q = new URLSearchParams();
@@ -97,7 +92,7 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
       if (ctx.missingHeaders(route).length > 0) return scope.skip(`the tester does not generate request headers; ${o.id} requires some`);
       const target = await getCustomTarget(ctx, route);
       if ('skip' in target) return scope.skip(target.skip);
-      values = fc.sample(queryArbitrary(ctx, params, true), { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown>;
+      values = fc.sample(parametersArbitrary(ctx.model, params, true), { seed: ctx.seed, numRuns: 1 })[0] as Record<string, unknown>;
       if (o.request) {
         const { arbitrary, resource } = getCustomBodyArbitrary(ctx.model, o.request);
         const value = await ctx.resolveRefs(fc.sample(arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);

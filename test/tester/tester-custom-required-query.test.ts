@@ -5,7 +5,7 @@
 // refusal, not the declared 404.
 import fc from 'fast-check';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { queryArbitrary } from '../../src/tester/tester-checks-params.js';
+import { parametersArbitrary } from '../../src/tester/tester-arbitraries.js';
 import { TestContext } from '../../src/tester/tester-context.js';
 import { TestClient } from '../../src/tester/tester-http.js';
 import { testService } from '../../src/tester/tester-run.js';
@@ -72,6 +72,6 @@ it('draws a required array query parameter with one item at least (an empty one 
   const ctx = new TestContext(s.model, new TestClient({ baseUrl: 'http://127.0.0.1:9', maxRequests: 0, deadline: 0 }), { baseUrl: 'http://127.0.0.1:9' }, 1);
   const route = ctx.routes.find((r) => r.operation.id === 'lookupCnam')!;
   const params = route.query.flatMap((q) => (q.parameter ? [q.parameter] : []));
-  const drawn = fc.sample(queryArbitrary(ctx, params), { seed: 1, numRuns: 200 });
+  const drawn = fc.sample(parametersArbitrary(ctx.model, params), { seed: 1, numRuns: 200 });
   expect(drawn.filter((v) => !Array.isArray(v.number) || v.number.length === 0)).toEqual([]);
 });
