@@ -759,11 +759,12 @@ const resourceRules: Rule = (ctx) => {
   // name the spec still has is no rename (ignored, as a field's renamedFrom naming a field it still has is).
   const renamedFrom = new Map<string, string>();
   for (const r of model.resources) {
-    const from = r.renamedFrom;
-    if (from === undefined || getResource(model, from) !== undefined) continue;
-    const first = renamedFrom.get(from);
-    if (first === undefined) renamedFrom.set(from, r.name);
-    else report('resource-renamed-from-twice', { name: from, first, second: r.name }, joinPointer(r.pointer, 'renamedFrom'));
+    for (const from of r.renamedFrom ?? []) {
+      if (getResource(model, from) !== undefined) continue;
+      const first = renamedFrom.get(from);
+      if (first === undefined) renamedFrom.set(from, r.name);
+      else if (first !== r.name) report('resource-renamed-from-twice', { name: from, first, second: r.name }, joinPointer(r.pointer, 'renamedFrom'));
+    }
   }
   for (const r of model.resources) {
     const addressed = addressedNames.has(r.name);

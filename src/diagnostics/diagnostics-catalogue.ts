@@ -332,6 +332,10 @@ export const DIAGNOSTICS = {
     message: 'the database was migrated by a newer servicespec (storage format {stored}; this one knows {known}): upgrade servicespec to migrate it',
   },
   'migrate-identifier-changed': { severity: 'error', message: 'the identifier of {table} changed from {from} to {to}; migrate cannot re-key a table' },
+  'migrate-renamed-from-many': {
+    severity: 'error',
+    message: '{target} is renamedFrom {names}, and the database holds each of them: only one can become {target}',
+  },
   'migrate-type-unsupported': {
     severity: 'error',
     message: 'field {table}.{column} changed type from {from} to {to}; migrate converts only between integer, number and string',

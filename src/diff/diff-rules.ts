@@ -429,7 +429,7 @@ function declaredRenames(oldModel: ServiceModel, newModel: ServiceModel, resourc
   for (const c of getDeclaredChanges(oldModel, newModel) ?? []) {
     if (c.kind === 'rename_field' && c.resource === resource && c.from !== undefined && c.to !== undefined) out.set(c.from, c.to);
   }
-  for (const f of getResource(newModel, resource)?.fields ?? []) if (f.renamedFrom !== undefined && !out.has(f.renamedFrom)) out.set(f.renamedFrom, f.name);
+  for (const f of getResource(newModel, resource)?.fields ?? []) for (const from of f.renamedFrom ?? []) if (!out.has(from)) out.set(from, f.name);
   return out;
 }
 

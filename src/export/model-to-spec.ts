@@ -71,6 +71,11 @@ const FIELD_BOOKKEEPING = new Set(['name', 'pointer', 'hasDefault', 'hasExample'
 const FIELD_FLAGS = new Set(['optional', 'nullable', 'readOnly', 'writeOnce', 'unique']);
 
 /** One field as written in a spec. Keys the model gains later are carried over as they are. */
+/** `renamedFrom` as a spec writes it: one name as a name, several as a list. */
+function earlierNamesToSpec(names: readonly string[] | undefined): string | string[] | undefined {
+  return names === undefined ? undefined : names.length === 1 ? names[0] : [...names];
+}
+
 export function fieldToSpec(f: FieldModel): FieldSpec {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f)) {
@@ -83,6 +88,7 @@ export function fieldToSpec(f: FieldModel): FieldSpec {
     delete out.nullableInAnswersOnly;
   }
   if (f.values !== undefined) out.values = [...f.values];
+  if (f.renamedFrom !== undefined) out.renamedFrom = earlierNamesToSpec(f.renamedFrom);
   if (f.hasDefault) out.default = f.default;
   if (f.hasExample) out.example = f.example;
   if (f.items) out.items = fieldToSpec(f.items);
@@ -172,7 +178,7 @@ export function resourceToSpec(r: ResourceModel): ResourceSpec {
     owner: r.owner,
     owner_access: r.owner !== undefined || r.ownerAccess !== 'hidden' ? r.ownerAccess : undefined,
     // Written as the format spells it (as a field's is), not in the resource keys' snake_case.
-    renamedFrom: r.renamedFrom,
+    renamedFrom: earlierNamesToSpec(r.renamedFrom),
   });
   for (const [k, v] of Object.entries(r)) {
     if (RESOURCE_HANDLED.has(k) || v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;

@@ -143,7 +143,7 @@ export function buildField(name: string, spec: FieldSpec, pointer: string): Fiel
   if (spec.to !== undefined) f.to = spec.to;
   if (spec.items) f.items = buildField('items', spec.items, joinPointer(pointer, 'items'));
   if (spec.fields) f.fields = buildFields(spec.fields, joinPointer(pointer, 'fields'));
-  if (spec.renamedFrom !== undefined) f.renamedFrom = spec.renamedFrom;
+  if (spec.renamedFrom !== undefined) f.renamedFrom = earlierNames(spec.renamedFrom);
   if (spec.variants || spec.discriminator !== undefined) f.union = buildUnion(spec.discriminator, spec.variants ?? {}, pointer);
   return Object.freeze(f) as FieldModel;
 }
@@ -173,6 +173,11 @@ function buildParameters(params: Record<string, ParameterSpec> | undefined, wher
   return Object.freeze(
     entries(params).map(([n, p]) => Object.freeze({ ...buildField(n, p, joinPointer(pointer, n)), in: where, deprecated: p.deprecated ?? false })),
   ) as ParameterModel[];
+}
+
+/** `renamedFrom` as the model holds it: one name or several, each once, in the spec's order. */
+function earlierNames(names: string | readonly string[]): readonly string[] {
+  return Object.freeze([...new Set(typeof names === 'string' ? [names] : names)]);
 }
 
 function buildFields(fields: Record<string, FieldSpec>, pointer: string): FieldModel[] {
@@ -251,7 +256,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],
       uniqueKeys: r.unique_keys ? Object.freeze(r.unique_keys.map((k) => Object.freeze([...k]))) : undefined,
-      renamedFrom: r.renamedFrom,
+      renamedFrom: r.renamedFrom === undefined ? undefined : earlierNames(r.renamedFrom),
       fields,
     });
   });

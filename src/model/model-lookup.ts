@@ -28,16 +28,17 @@ export function getStateMachine(model: ServiceModel, resource: string | undefine
 }
 
 /**
- * The resource renames a spec declares (`renamedFrom` on a resource), old name → current name: each names a resource
- * the spec no longer has (one it still has is not renamed: the key is ignored), and of several resources renamed
- * from one name only the first counts (check: resource-renamed-from-twice).
+ * The resource renames a spec declares (`renamedFrom` on a resource, one earlier name or several), old name → current
+ * name: each names a resource the spec no longer has (one it still has is not renamed: the name is ignored), and of
+ * several resources renamed from one name only the first counts (check: resource-renamed-from-twice).
  */
 export function getResourceRenames(model: ServiceModel): ReadonlyMap<string, string> {
   const out = new Map<string, string>();
   for (const r of model.resources) {
-    const from = r.renamedFrom;
-    if (from === undefined || out.has(from) || getResource(model, from) !== undefined) continue;
-    out.set(from, r.name);
+    for (const from of r.renamedFrom ?? []) {
+      if (out.has(from) || getResource(model, from) !== undefined) continue;
+      out.set(from, r.name);
+    }
   }
   return out;
 }

@@ -66,8 +66,8 @@ export interface FieldModel {
   to?: string;
   items?: FieldModel;
   fields?: readonly FieldModel[];
-  /** The field's previous name (`renamedFrom`): `servicespec migrate` renames its column. */
-  renamedFrom?: string;
+  /** The field's earlier names (`renamedFrom`, one or several): `servicespec migrate` renames the column it finds. */
+  renamedFrom?: readonly string[];
   /** union: its variants and the property telling them apart. */
   union?: UnionModel;
 }
@@ -118,8 +118,8 @@ export interface ResourceModel {
   ownerOverrideScopes: readonly string[];
   /** Keys unique together (`unique_keys`): field paths, dotted for a nested field (docs/format.md). */
   uniqueKeys?: readonly (readonly string[])[];
-  /** The resource's previous name (`renamedFrom`): `servicespec migrate` renames its table, keeping its objects. */
-  renamedFrom?: string;
+  /** The resource's earlier names (`renamedFrom`, one or several): `servicespec migrate` renames the table it finds, keeping its objects. */
+  renamedFrom?: readonly string[];
   fields: readonly FieldModel[];
 }
 

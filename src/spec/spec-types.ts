@@ -158,8 +158,8 @@ export interface FieldSpec extends FieldConstraints {
   writeOnce?: boolean;
   /** Clients send the field; no answer or event payload ever carries it (a password). */
   writeOnly?: boolean;
-  /** The field's previous name, for `servicespec migrate` (a rename of the stored column). */
-  renamedFrom?: string;
+  /** The field's previous name, or its earlier names, for `servicespec migrate` (a rename of the stored column). */
+  renamedFrom?: string | string[];
   /** The server sets the field: the time of creation or of the last change, or (`address`) the object's own read path; never stored. */
   generated?: 'create_time' | 'update_time' | 'address';
   unique?: boolean;
@@ -235,8 +235,8 @@ export interface ResourceSpec {
   owner_access?: 'hidden' | 'forbidden';
   /** Scopes whose holders act on every subject's objects, not only their own. */
   owner_override_scopes?: string[];
-  /** The resource's previous name: `servicespec migrate` renames its stored table (the objects are kept). */
-  renamedFrom?: string;
+  /** The resource's previous name, or its earlier names: `servicespec migrate` renames its stored table (the objects are kept). */
+  renamedFrom?: string | string[];
   fields?: Record<string, FieldSpec>;
 }
 

@@ -24,8 +24,27 @@ describe("a resource's renamedFrom", () => {
   it('names a resource the spec no longer has: no diagnostic, carried into the model and its renames', () => {
     const c = compileSpecText(spec('\n    renamedFrom: Task'), 'todos.yaml');
     expect(c.diagnostics).toEqual([]);
-    expect(c.model!.resources[0]!.renamedFrom).toBe('Task');
+    expect(c.model!.resources[0]!.renamedFrom).toEqual(['Task']);
     expect([...getResourceRenames(c.model!)]).toEqual([['Task', 'Todo']]);
+  });
+
+  it('lists earlier names, each a rename of the one resource (a rename in each of several versions)', () => {
+    const c = compileSpecText(spec('\n    renamedFrom: [Task, Item]'), 'todos.yaml');
+    expect(c.diagnostics).toEqual([]);
+    expect(c.model!.resources[0]!.renamedFrom).toEqual(['Task', 'Item']);
+    expect([...getResourceRenames(c.model!)]).toEqual([
+      ['Task', 'Todo'],
+      ['Item', 'Todo'],
+    ]);
+    // A second resource claiming a name of the list is refused, as with one name.
+    const text = spec('\n    renamedFrom: [Task, Item]', '  Other:\n    renamedFrom: [Card, Item]\n    fields:\n      id: { type: string, readOnly: true }\n');
+    expect(diagnostics(text).map((d) => [d[1], d[2], d[3]])).toEqual([
+      [
+        'resource-renamed-from-twice',
+        'resources Todo and Other are both renamedFrom `Item`: the stored objects of Item can move to one resource only',
+        '/resources/Other/renamedFrom',
+      ],
+    ]);
   });
 
   it('refuses two resources renamed from one name (resource-renamed-from-twice), at the second', () => {
@@ -56,7 +75,10 @@ describe("a resource's renamedFrom", () => {
   it('refuses a name that is no resource name, and a value that is no string (invalid-value, wrong-type)', () => {
     expect(diagnostics(spec('\n    renamedFrom: "9 tasks"')).map((d) => [d[1], d[3]])).toEqual([['invalid-value', '/resources/Todo/renamedFrom']]);
     expect(diagnostics(spec('\n    renamedFrom: ""')).map((d) => [d[1], d[3]])).toEqual([['invalid-value', '/resources/Todo/renamedFrom']]);
-    expect(diagnostics(spec('\n    renamedFrom: [Task]')).map((d) => [d[1], d[3]])).toEqual([['wrong-type', '/resources/Todo/renamedFrom']]);
+    expect(diagnostics(spec('\n    renamedFrom: 7')).map((d) => [d[1], d[3]])).toEqual([['wrong-type', '/resources/Todo/renamedFrom']]);
+    expect(diagnostics(spec('\n    renamedFrom: []')).map((d) => [d[1], d[3]])).toEqual([['invalid-value', '/resources/Todo/renamedFrom']]);
+    expect(diagnostics(spec('\n    renamedFrom: [Task, "9 tasks"]')).map((d) => [d[1], d[3]])).toEqual([['invalid-value', '/resources/Todo/renamedFrom/1']]);
+    expect(diagnostics(spec('\n    renamedFrom: [Task, Task]')).map((d) => [d[1], d[3]])).toEqual([['invalid-value', '/resources/Todo/renamedFrom']]);
   });
 
   it('changes no schema clients see; the export carries it in x-servicespec-resource, and import reads it back', async () => {
@@ -77,5 +99,11 @@ describe("a resource's renamedFrom", () => {
     const back = await importOpenApiDocument(exportOpenApi(renamed).document, 'todos.json');
     expect(back.document?.resources?.Todo?.renamedFrom).toBe('Task');
     expect(back.compiled?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    // Several earlier names go out and come back as the list they are.
+    const listed = compileSpecText(spec('\n    renamedFrom: [Task, Item]', ops)).model!;
+    expect(modelToSpec(listed).resources?.Todo).toMatchObject({ renamedFrom: ['Task', 'Item'] });
+    const again = await importOpenApiDocument(exportOpenApi(listed).document, 'todos.json');
+    expect(again.document?.resources?.Todo?.renamedFrom).toEqual(['Task', 'Item']);
+    expect(again.compiled?.model?.resources.find((r) => r.name === 'Todo')?.renamedFrom).toEqual(['Task', 'Item']);
   });
 });

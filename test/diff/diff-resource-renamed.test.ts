@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { diffEdits, type Doc } from './diff-helpers.js';
 
 /** examples/library.yaml's Member as Patron: the resource, its operations, Loan's reference, a payload, a version change. */
-function patron(d: Doc, declared = true): void {
-  d.resources.Patron = declared ? { renamedFrom: 'Member', ...d.resources.Member } : d.resources.Member;
+function patron(d: Doc, declared: boolean | string[] = true): void {
+  d.resources.Patron = declared === false ? d.resources.Member : { renamedFrom: declared === true ? 'Member' : declared, ...d.resources.Member };
   delete d.resources.Member;
   d.resources.Loan.fields.member.to = 'Patron';
   for (const o of Object.values(d.endpoints.operations) as { resource?: string }[]) if (o.resource === 'Member') o.resource = 'Patron';
@@ -44,6 +44,11 @@ describe('a resource renamed (renamedFrom)', () => {
     expect(codes.map(([code]) => code)).not.toContain('resource-added');
   });
 
+  it('one of several earlier names (renamedFrom: [Reader, Member]) is the rename from the old spec', () => {
+    const report = diffEdits(undefined, (d) => patron(d, ['Reader', 'Member']));
+    expect(summary(report).filter(([code]) => code !== 'current-version-not-advanced')).toEqual([['resource-renamed', 'Member', 'breaking']]);
+  });
+
   it('undeclared, a new name is still a resource removed and another added', () => {
     const codes = summary(diffEdits(undefined, (d) => patron(d, false))).map(([code]) => code);
     expect(codes).toContain('resource-removed');
@@ -57,6 +62,15 @@ describe('a field renamed by its own renamedFrom (as migrate reads it)', () => {
     const report = diffEdits(undefined, (d) => {
       const member = d.resources.Member.fields;
       member.home = { ...member.address, renamedFrom: 'address' };
+      delete member.address;
+    });
+    expect(summary(report).filter(([code]) => code !== 'current-version-not-advanced')).toEqual([['field-renamed', 'Member.address', 'breaking']]);
+  });
+
+  it('is field-renamed when the old name is one of its earlier names', () => {
+    const report = diffEdits(undefined, (d) => {
+      const member = d.resources.Member.fields;
+      member.home = { ...member.address, renamedFrom: ['residence', 'address'] };
       delete member.address;
     });
     expect(summary(report).filter(([code]) => code !== 'current-version-not-advanced')).toEqual([['field-renamed', 'Member.address', 'breaking']]);

@@ -328,6 +328,87 @@ resources:
       });
     });
 
+    it('renamedFrom lists earlier names: a database still holding the oldest is renamed too (a chain of versions)', async () => {
+      // Task was renamed Item in a version this database never migrated to, and Item is now Todo.
+      const chain = V2.replace('renamedFrom: Task', 'renamedFrom: [Task, Item]').replace('renamedFrom: note', 'renamedFrom: [note, memo]');
+      const db = await seed(engine.make);
+      const r = await runCli(['migrate', specFile(chain), '--db', db.url, '--apply']);
+      expect(r.stderr).not.toContain('error');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('[keeps] rename resource Task to Todo: 3 rows move with it, and 1 callback subscription follows it');
+      expect(r.stdout).toContain('[keeps] rename field Todo.note to remark (declared renamedFrom): the values of 2 rows move with it');
+      expect(r.stdout).not.toMatch(/drop|loses|create table/);
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(chain)))).toEqual({ ok: true, steps: [] });
+        expect(await s.read((tx) => tx.list('Todo', byId))).toEqual([
+          { id: 1, title: 'one', remark: 'n1', done: null },
+          { id: 2, title: 'two', remark: null, done: null },
+          { id: 3, title: 'three', remark: 'n3', done: null },
+        ]);
+      });
+      // Migrated, the list names tables the database no longer holds: nothing more to do.
+      expect((await runCli(['migrate', specFile(chain), '--db', db.url])).stdout).toContain('nothing to do');
+    });
+
+    it('a renamedFrom naming no table the database holds is said beside the table the plan drops', async () => {
+      const db = await seed(engine.make);
+      const skipped = V2.replace('renamedFrom: Task', 'renamedFrom: Item');
+      const r = await runCli(['migrate', specFile(skipped), '--db', db.url]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain(
+        "[loses] drop table Task (resource Task was removed): 3 rows; resource Todo is renamedFrom Item, which this database does not hold: if Task is an earlier name of Todo, add it to Todo's renamedFrom",
+      );
+      expect(r.stdout).toContain('--allow-data-loss');
+    });
+
+    it('two earlier names of one resource both held: refused (migrate-renamed-from-many), with nothing changed', async () => {
+      const both = `servicespec: 1
+resources:
+  Task:
+    fields:
+      id: { type: integer, readOnly: true }
+      memo: { type: string, optional: true }
+      note: { type: string, optional: true }
+  Item:
+    fields:
+      id: { type: integer, readOnly: true }
+`;
+      const merged = `servicespec: 1
+resources:
+  Todo:
+    renamedFrom: [Task, Item]
+    fields:
+      id: { type: integer, readOnly: true }
+      remark: { type: string, optional: true, renamedFrom: [memo, note] }
+`;
+      const db = engine.make();
+      await withStorage(db, async (s) => {
+        expect((await s.migrate(getStoragePlan(model(both)))).ok).toBe(true);
+        await s.transaction(async (tx) => {
+          await tx.insert('Task', { memo: 'm', note: 'n' });
+          await tx.insert('Item', {});
+        });
+      });
+      const look = await runCli(['migrate', specFile(merged), '--db', db.url, '--format', 'json']);
+      const j = JSON.parse(look.stdout) as { refusals: { code: string; message: string }[] };
+      expect(j.refusals).toContainEqual({
+        code: 'migrate-renamed-from-many',
+        message: 'resource Todo is renamedFrom Task, Item, and the database holds each of them: only one can become resource Todo',
+        table: 'Todo',
+      });
+      const oneTable = merged.replace('renamedFrom: [Task, Item]', 'renamedFrom: Task');
+      const cols = JSON.parse((await runCli(['migrate', specFile(oneTable), '--db', db.url, '--format', 'json'])).stdout) as typeof j;
+      expect(cols.refusals.map((x) => [x.code, x.message])).toContainEqual([
+        'migrate-renamed-from-many',
+        'field Todo.remark is renamedFrom memo, note, and the database holds each of them: only one can become field Todo.remark',
+      ]);
+      const r = await runCli(['migrate', specFile(merged), '--db', db.url, '--apply', '--allow-data-loss']);
+      expect(r.code).toBe(1);
+      await withStorage(db, async (s) => {
+        expect(await s.migrate(getStoragePlan(model(both)))).toEqual({ ok: true, steps: [] });
+      });
+    });
+
     it('a later resource of the old name is a new table beside the renamed one', async () => {
       const db = await seed(engine.make);
       expect((await runCli(['migrate', specFile(V2), '--db', db.url, '--apply'])).code).toBe(0);

@@ -118,7 +118,33 @@ export function renameStoredTable(plan: StoragePlan, from: string, to: string): 
  */
 export function getTableRenames(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): [string, string][] {
   const has = (plan: StoragePlan, name: string) => plan.tables.some((t) => t.name === name);
-  return [...getResourceRenames(model)].filter(([from, to]) => has(stored, from) && !has(stored, to) && has(wanted, to) && !has(wanted, from));
+  const found = [...getResourceRenames(model)].filter(([from, to]) => has(stored, from) && !has(stored, to) && has(wanted, to) && !has(wanted, from));
+  // Two earlier names of one resource both stored: which table becomes it is not said (migrate refuses it).
+  return found.filter(([, to]) => found.filter((x) => x[1] === to).length === 1);
+}
+
+/** Per resource, its earlier names (`renamedFrom`) the database holds a table of, where it holds more than one. */
+function getRenameClashes(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): Map<string, string[]> {
+  const held = new Map<string, string[]>();
+  for (const [from, to] of getResourceRenames(model)) {
+    if (!stored.tables.some((t) => t.name === from) || wanted.tables.some((t) => t.name === from)) continue;
+    held.set(to, [...(held.get(to) ?? []), from]);
+  }
+  return new Map([...held].filter(([, names]) => names.length > 1));
+}
+
+/**
+ * Resources declared renamed (`renamedFrom`) whose table the database holds under none of the names given, nor
+ * under the current one: said beside a dropped table, which may be an earlier name the spec does not list.
+ */
+function getUnmatchedRenames(model: ServiceModel, stored: StoragePlan): { resource: string; names: string[] }[] {
+  const holds = (name: string) => stored.tables.some((t) => t.name === name);
+  const out: { resource: string; names: string[] }[] = [];
+  for (const r of model.resources) {
+    const names = (r.renamedFrom ?? []).filter((n) => getResource(model, n) === undefined);
+    if (names.length > 0 && !holds(r.name) && !names.some(holds)) out.push({ resource: r.name, names });
+  }
+  return out;
 }
 
 /**
@@ -149,10 +175,12 @@ export function getRenames(model: ServiceModel): Map<string, Map<string, string>
   // A field's own `renamedFrom` is one more step of its chain (applied last: it names the current field).
   for (const r of model.resources) {
     for (const f of r.fields) {
-      if (f.renamedFrom === undefined || f.renamedFrom === f.name) continue;
-      let m = next.get(r.name);
-      if (!m) next.set(r.name, (m = new Map()));
-      if (!m.has(f.renamedFrom)) m.set(f.renamedFrom, f.name);
+      for (const from of f.renamedFrom ?? []) {
+        if (from === f.name) continue;
+        let m = next.get(r.name);
+        if (!m) next.set(r.name, (m = new Map()));
+        if (!m.has(from)) m.set(from, f.name);
+      }
     }
   }
   const out = new Map<string, Map<string, string>>();
@@ -350,6 +378,16 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
     // plan each table, and change it, under its new name. Until the actions run the table is read under its old name
     // (`at`): a plan only looked at runs none, and takes no lock a rename would (PostgreSQL's ACCESS EXCLUSIVE).
     // Its rows, keys, indexes and the identifier sequence are the table's own and move with it.
+    for (const [to, names] of getRenameClashes(model, storedPlan, wanted))
+      refuse('migrate-renamed-from-many', { target: `resource ${to}`, names: names.join(', ') }, { table: to });
+    const unmatched = getUnmatchedRenames(model, storedPlan);
+    const unmatchedNote = (table: string) =>
+      unmatched
+        .map(
+          (u) =>
+            `; resource ${u.resource} is renamedFrom ${u.names.join(', ')}, which this database does not hold: if ${table} is an earlier name of ${u.resource}, add it to ${u.resource}'s renamedFrom`,
+        )
+        .join('');
     let stored = storedPlan;
     const physical = new Map<string, string>();
     const at = (table: string) => physical.get(table) ?? table;
@@ -402,7 +440,7 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           table: old.name,
           data: rows > 0 ? 'loses' : 'keeps',
           rows,
-          description: `drop table ${old.name} (resource ${old.name} was removed): ${rowsText(rows)}`,
+          description: `drop table ${old.name} (resource ${old.name} was removed): ${rowsText(rows)}${unmatchedNote(old.name)}`,
         });
         actions.push(async () => void (await session.query(`DROP TABLE ${q(old.name)}${pg ? ' CASCADE' : ''}`)));
         continue;
@@ -417,10 +455,15 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
       const has = (name: string) => columns.some((c) => c.name === name);
       const wants = (name: string) => t.columns.some((c) => c.name === name);
       // Renames first: the data moves with the column (never a drop and an add).
-      for (const [from, to] of renames.get(t.name) ?? []) {
-        if (!has(from) || has(to) || wants(from) || !wants(to)) continue;
+      const columnRenames = [...(renames.get(t.name) ?? [])].filter(([from, to]) => has(from) && !has(to) && !wants(from) && wants(to));
+      for (const to of new Set(columnRenames.map(([, x]) => x))) {
+        const names = columnRenames.filter(([, x]) => x === to).map(([from]) => from);
+        if (names.length > 1) refuse('migrate-renamed-from-many', { target: `field ${t.name}.${to}`, names: names.join(', ') }, { table: t.name, column: to });
+      }
+      for (const [from, to] of columnRenames) {
+        if (has(to)) continue;
         const rows = await count(session, rel(), `${q(from)} IS NOT NULL`);
-        const how = getField(getResource(model, t.name)!, to)?.renamedFrom === from ? 'renamedFrom' : 'rename_field';
+        const how = getField(getResource(model, t.name)!, to)?.renamedFrom?.includes(from) ? 'renamedFrom' : 'rename_field';
         steps.push({
           kind: 'rename_column',
           table: t.name,
