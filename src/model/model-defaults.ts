@@ -276,7 +276,7 @@ export const ERROR_BODY_EXTRAS = { title: 'title', detail: 'message', errors: 'i
 /** The field types that hold each extra: text, or the list of invalid inputs. */
 const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = {
   title: ['string'],
-  message: ['string'],
+  message: ['string', 'json'],
   invalid: ['array', 'json'],
   'request id': ['string'],
 };
@@ -285,7 +285,7 @@ const EXTRA_TYPES: Readonly<Record<string, readonly string[]>> = {
 export const ERROR_ROLE_TYPES: Readonly<Record<'code' | 'status' | 'message', readonly string[]>> = {
   code: ['string', 'enum', 'integer', 'number'],
   status: ['integer', 'number'],
-  message: ['string'],
+  message: ['string', 'json'],
 };
 
 export interface ErrorBodyRoles {

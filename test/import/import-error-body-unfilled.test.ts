@@ -70,4 +70,31 @@ describe("an error body's required fields the service cannot fill", () => {
   it('says nothing where the service fills every required field (the message)', async () => {
     expect(said(await importOpenApiDocument(doc(['message']), 'tasks.json'))).toEqual([]);
   });
+
+  it("fills a message that may be text or a list (NestJS's HttpException body): the message field is json, and holds the text", async () => {
+    // NestJS answers `{ statusCode, message, error }`, `message` a string or, from its ValidationPipe, a list of them.
+    const nest = doc(['statusCode', 'message']);
+    const schemas = (nest.components as { schemas: Json }).schemas;
+    schemas.Error = {
+      type: 'object',
+      required: ['statusCode', 'message'],
+      properties: {
+        statusCode: { type: 'integer' },
+        message: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+        error: { type: 'string' },
+      },
+    };
+    const r = await importOpenApiDocument(nest, 'tasks.json');
+    expect(said(r)).toEqual([]);
+    expect(r.compiled!.diagnostics.filter((d) => d.code === 'error-body-field-unfilled' || d.code === 'error-body-field-type')).toEqual([]);
+    expect(r.document?.errors?.body).toMatchObject({ fields: { message: { type: 'json' } } });
+    const s = await startService(r.compiled!.model!);
+    try {
+      const res = await s.call('GET', '/tasks/nothing');
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ statusCode: 404, message: expect.any(String) as unknown });
+    } finally {
+      await s.close();
+    }
+  });
 });
