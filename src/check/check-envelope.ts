@@ -3,6 +3,7 @@
 
 import {
   constrainsEnvelopeValue,
+  getEnvelopeConstants,
   ENVELOPE_SOURCE_TYPES,
   ENVELOPED_ACTIONS,
   LIST_ONLY_SOURCES,
@@ -112,11 +113,17 @@ function getUnfilled(o: OperationModel, e: EnvelopeModel): { field: FieldModel; 
     const applies = o.action === 'list' ? listHasValue(style, v.source) : !LIST_ONLY_SOURCES.has(v.source);
     if (applies) for (let i = 1; i <= v.path.length; i++) filled.add(v.path.slice(0, i).join('.'));
   }
+  // A constant is written whole (an object default too): nothing under it is asked of it.
+  const constant = new Set<string>();
+  for (const c of getEnvelopeConstants(e)) {
+    for (let i = 1; i <= c.path.length; i++) filled.add(c.path.slice(0, i).join('.'));
+    constant.add(c.path.join('.'));
+  }
   const walk = (fields: readonly FieldModel[], prefix: string): { field: FieldModel; path: string; detail: string } | undefined => {
     for (const f of fields) {
       const path = prefix + f.name;
       if (filled.has(path)) {
-        if (f.type === 'object') {
+        if (f.type === 'object' && !constant.has(path)) {
           const inner = walk(f.fields ?? [], `${path}.`);
           if (inner) return inner;
         }
@@ -127,7 +134,7 @@ function getUnfilled(o: OperationModel, e: EnvelopeModel): { field: FieldModel; 
       const detail =
         never.length > 0
           ? `: a ${o.action === 'list' ? `list of style ${style}` : `${o.action} answer`} has no ${never.join(', ')}; mark it optional`
-          : ': name the value it carries, or mark it optional';
+          : ': name the value it carries, give it a `default` (a constant every answer holds), or mark it optional';
       return { field: f, path, detail };
     }
     return undefined;

@@ -1,7 +1,7 @@
 // Response envelopes (docs/format.md, "Response envelopes"): one reading of `endpoints.envelope` and an operation's
 // `envelope`, for check, runtime, exports, import, tester, client, diff and the documents. An envelope wraps the
 // answer an operation would give in one field (`data`) and fills each other field from a closed list of values the
-// runtime knows (ENVELOPE_SOURCES); a field no value fills is never written.
+// runtime knows (ENVELOPE_SOURCES), or with its `default` (a constant: `success: true`); any other field is never written.
 
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -92,7 +92,10 @@ export function describeEnvelope(e: EnvelopeModel | undefined): string {
   if (!e) return 'no envelope';
   const shape = (fields: readonly FieldModel[]): string =>
     fields.map((f) => `${f.name}${f.optional ? '?' : ''}${f.type === 'object' && f.fields ? ` { ${shape(f.fields)} }` : ''}`).join(', ');
-  const values = e.values.map((v) => `${v.source} in ${v.path.join('.')}`).join(', ');
+  const values = [
+    ...e.values.map((v) => `${v.source} in ${v.path.join('.')}`),
+    ...getEnvelopeConstants(e).map((c) => `${JSON.stringify(c.value)} in ${c.path.join('.')}`),
+  ].join(', ');
   return `{ ${[e.data, ...(e.fields.length > 0 ? [shape(e.fields)] : [])].join(', ')} }${values !== '' ? ` (${values})` : ''}`;
 }
 
@@ -101,6 +104,25 @@ export function getEnvelopeKey(e: EnvelopeModel | undefined): string {
   if (!e) return '';
   const drop = new Set(['pointer', 'description', 'example']);
   return JSON.stringify({ data: e.data, fields: e.fields, values: e.values }, (k, v: unknown) => (drop.has(k) ? undefined : v));
+}
+
+/**
+ * The envelope's constants: the fields no value names that declare a `default`, written with it on every answer the
+ * envelope wraps (`{ "success": true, "data": … }`), nested ones by their path.
+ */
+export function getEnvelopeConstants(envelope: EnvelopeModel): readonly { path: readonly string[]; value: unknown }[] {
+  const named = new Set(envelope.values.map((v) => v.path.join('.')));
+  const out: { path: readonly string[]; value: unknown }[] = [];
+  const walk = (fields: readonly FieldModel[], under: readonly string[]) => {
+    for (const f of fields) {
+      const path = [...under, f.name];
+      if (named.has(path.join('.'))) continue;
+      if (f.hasDefault) out.push({ path, value: f.default });
+      else if (f.type === 'object') walk(f.fields ?? [], path);
+    }
+  };
+  walk(envelope.fields, []);
+  return out;
 }
 
 /** Whether any operation of the model wraps its answers (the runtime builds nothing for envelopes otherwise). */

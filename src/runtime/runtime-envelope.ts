@@ -7,7 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { RouteHandler } from './runtime-context.js';
 import { ServiceError } from './runtime-errors.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import { getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
+import { getEnvelopeConstants, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
 import { DEFAULT_PAGING } from '../model/model-defaults.js';
 import type { EnvelopeModel, FieldModel, OperationModel } from '../model/model-types.js';
 import type { EnvelopeSource } from '../spec/spec-types.js';
@@ -28,6 +28,8 @@ export type EnvelopeWriter = (data: string, request: FastifyRequest, status: num
 interface Node {
   key: string;
   source?: EnvelopeSource;
+  /** A constant's JSON text (a field's `default`), written on every answer. */
+  constant?: string;
   children?: Node[];
   /** An optional field that may not hold null (Kubernetes' metadata.continue): left out rather than null. */
   noNull?: boolean;
@@ -52,13 +54,17 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
   const style = (op.paging ?? DEFAULT_PAGING).style;
   const values = getEnvelopeValues(op, envelope).filter((v) => op.action !== 'list' || listHasValue(style, v.source));
   const bySource = new Map(values.map((v) => [v.path.join('.'), v.source]));
-  // The fields a value fills, and the objects holding them, in the order declared; the rest are never written.
+  const constants = new Map(getEnvelopeConstants(envelope).map((c) => [c.path.join('.'), JSON.stringify(c.value)]));
+  const filled = [...bySource.keys(), ...constants.keys()];
+  // The fields a value or a constant fills, and the objects holding them, in the order declared; the rest are never written.
   const build = (fields: readonly FieldModel[], prefix: string): Node[] =>
     fields.flatMap((f): Node[] => {
       const path = prefix + f.name;
       const source = bySource.get(path);
       if (source !== undefined) return [{ key: JSON.stringify(f.name), source, ...(f.nullable ? {} : { noNull: true }) }];
-      if (f.type !== 'object' || !values.some((v) => v.path.join('.').startsWith(`${path}.`))) return [];
+      const constant = constants.get(path);
+      if (constant !== undefined) return [{ key: JSON.stringify(f.name), constant }];
+      if (f.type !== 'object' || !filled.some((p) => p.startsWith(`${path}.`))) return [];
       return [{ key: JSON.stringify(f.name), children: build(f.fields ?? [], `${path}.`) }];
     });
   const nodes = build(envelope.fields, '');
@@ -71,7 +77,7 @@ export function createEnvelopeWriter(op: OperationModel, envelope: EnvelopeModel
       if (n.children) {
         const inner = write(n.children, request, status, page);
         v = inner === '' ? undefined : `{${inner.slice(1)}}`;
-      } else v = valueText(n.source!, request, status, page);
+      } else v = n.constant ?? valueText(n.source!, request, status, page);
       if (v !== undefined && !(n.noNull === true && v === 'null')) out += `,${n.key}:${v}`;
     }
     return out;

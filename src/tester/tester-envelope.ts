@@ -1,10 +1,12 @@
 // endpoints.envelope: a success answer of an enveloped operation (docs/format.md, "Response envelopes") is read as
 // its data field — every check sees the object or the page, as without an envelope — and the envelope itself is held
 // to its declared fields and to the value each carries: the status, its reason phrase, the request id the answer's
-// X-Request-Id names, and for a list the objects counted, the total, the offset, the page size and the page asked for.
+// X-Request-Id names, and for a list the objects counted, the total, the offset, the page size and the page asked for;
+// and each constant (a field with a `default`) to its value.
 
 import { STATUS_CODES } from 'node:http';
-import { getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
+import { getEnvelopeConstants, getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
+import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
@@ -116,6 +118,12 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
         if (at !== null && typeof at !== 'string') return say('a cursor or null');
         break;
     }
+  }
+  // A constant (a field's default: `success: true`) is on every answer, as declared.
+  for (const c of getEnvelopeConstants(e)) {
+    const at = valueAt(members, c.path);
+    if (!isDeepStrictEqual(at, c.value))
+      return `\`${c.path.join('.')}\` ${at === undefined ? 'left out' : JSON.stringify(at)}, not its constant ${JSON.stringify(c.value)}`;
   }
   return undefined;
 }

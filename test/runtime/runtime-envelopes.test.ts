@@ -50,7 +50,15 @@ endpoints:
       action: list
       resource: Gif
       paging: { body: array }
-      envelope: { data: results, fields: { next: { type: string, nullable: true }, size: { type: integer } }, next: next, limit: size }
+      envelope:
+        data: results
+        fields:
+          ok: { type: boolean, default: true }
+          next: { type: string, nullable: true }
+          size: { type: integer }
+          meta: { type: object, fields: { api: { type: string, default: v2 } } }
+        next: next
+        limit: size
     leases:
       method: GET
       path: /k/gifs
@@ -141,14 +149,17 @@ for (const fastPaths of [true, false]) {
       expect(last.body).toEqual({ items: [expect.objectContaining({ title: 'd' })] });
     });
 
-    it('a cursor list with its own envelope carries the next cursor, null on the last page', async () => {
+    it('a cursor list with its own envelope carries the next cursor, null on the last page, and its constants', async () => {
       const r = await service.call('GET', '/c/gifs?limit=3');
-      expect(Object.keys(r.body)).toEqual(['results', 'next', 'size']);
+      // A field with a default is a constant, written on every answer, a nested one in its object.
+      expect(Object.keys(r.body)).toEqual(['results', 'ok', 'next', 'size', 'meta']);
+      expect(r.body.ok).toBe(true);
+      expect(r.body.meta).toEqual({ api: 'v2' });
       expect(r.body.results).toHaveLength(3);
       expect(r.body.size).toBe(3);
       expect(typeof r.body.next).toBe('string');
       const last = await service.call('GET', `/c/gifs?limit=3&cursor=${encodeURIComponent(r.body.next)}`);
-      expect(last.body).toEqual({ results: [expect.objectContaining({ title: 'd' })], next: null, size: 3 });
+      expect(last.body).toEqual({ results: [expect.objectContaining({ title: 'd' })], ok: true, next: null, size: 3, meta: { api: 'v2' } });
     });
 
     it('envelope: none answers bare, and a delete answers no body', async () => {

@@ -1,6 +1,6 @@
 // endpoints.envelope: the judge reads an enveloped answer as its data (every other check sees the object or the
 // page) and holds the envelope to its fields and values. Against the real runtime it passes; a proxy that writes a
-// wrong status, miscounts a page or answers bare is caught.
+// wrong status, miscounts a page, answers bare or writes another value in a constant (`success: true`) is caught.
 
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,6 +28,7 @@ endpoints:
   envelope:
     data: data
     fields:
+      success: { type: boolean, default: true }
       meta: { type: object, fields: { msg: { type: string }, status: { type: integer }, response_id: { type: string } } }
       pagination: { type: object, optional: true, fields: { total_count: { type: integer }, count: { type: integer }, offset: { type: integer } } }
     status: meta.status
@@ -100,6 +101,14 @@ const MUTANTS: (Mutant & { op: string; actual: string })[] = [
     op: 'listGifs',
     actual: '`pagination.count` 99, not the',
     response: (r) => rewrite(r, (b) => (b.pagination ? { ...b, pagination: { ...(b.pagination as object), count: 99 } } : b)),
+  },
+  {
+    name: 'a constant with another value',
+    caughtBy: 'endpoints.envelope',
+    only: [],
+    op: 'getGif',
+    actual: '`success` false, not its constant true',
+    response: (r) => rewrite(r, (b) => (b.pagination === undefined && r.status === 200 ? { ...b, success: false } : b)),
   },
   {
     name: 'the answer without its envelope',
