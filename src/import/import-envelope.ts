@@ -1,8 +1,9 @@
 // Response envelopes in an OpenAPI document (docs/import.md, "Response envelopes"): a success answer that is an
 // object holding the resource (or a list of it) in `data` beside objects of its own — giphy's { data, meta,
 // pagination } — is read as the answer in an envelope. Each envelope field gets the value the runtime knows by its
-// name (as an error body's code, status and message fields are found); a required field no value fills means the
-// answer is not an envelope the runtime can write, and the operation is read as before.
+// name (as an error body's code, status and message fields are found), or is a constant where the document allows it
+// one value (`success: { enum: [true] }`); a required field neither fills means the answer is not an envelope the
+// runtime can write, and the operation is read as before.
 
 import { constrainsEnvelopeValue, listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
 import { PAGE_FIELDS } from '../model/model-defaults.js';
@@ -78,6 +79,12 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     return f !== undefined && isObject(f.properties);
   };
   if (others.length === 0) return undefined;
+  // Members the document gives one value (`success: { enum: [true] }`): constants, written on every answer.
+  const constants = new Map<string, string | number | boolean>();
+  for (const n of others) {
+    const value = constantOf(flatten(ctx, props[n], joinPointer(joinPointer(flat.pointer, 'properties'), n)).schema);
+    if (value !== undefined) constants.set(n, value);
+  }
   const flatList = !others.some(objectLike);
   // Read quietly: what the shapes cannot keep is said where the whole answer is read.
   const said = ctx.diagnostics.length;
@@ -85,15 +92,33 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const dataPointer = joinPointer(joinPointer(flat.pointer, 'properties'), data);
     const dataShape = shapeFromSchema(ctx, props[data], dataPointer, 'envelope data', 'top');
     if (!dataShape || dataShape.resource === undefined || (LIST_DATA_NAMES.has(data) && dataShape.list !== true)) return undefined;
-    if (flatList && dataShape.list !== true) return undefined;
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
-    if (flatList && !isEchoingPage(fields, limitCap)) return undefined;
+    for (const [n, value] of constants) if (fields[n] !== undefined) fields[n] = { ...fields[n], default: value };
+    // A flat wrapper of constants and values every answer has (`{ success: true, data }`, `{ status: 200, data }`)
+    // wraps objects and lists alike; another flat one is a list's page, or a page echoing what was asked.
+    const wrapper = constants.size > 0 && Object.entries(fields).every(([n, f]) => constants.has(n) || fitsAnswerSource(n, f));
+    if (flatList && !wrapper && dataShape.list !== true) return undefined;
+    if (flatList && !wrapper && !isEchoingPage(fields, limitCap)) return undefined;
     return { data, dataNode: props[data], dataPointer, dataShape, fields, ...(limitCap !== undefined ? { limitCap } : {}) };
   } finally {
     ctx.diagnostics.length = said;
   }
+}
+
+/** The one value a schema allows (`const`, or an `enum` of one string, number or boolean); undefined otherwise. */
+export function constantOf(s: Json | undefined): string | number | boolean | undefined {
+  if (!s) return undefined;
+  const raw = 'const' in s ? [s.const] : Array.isArray(s.enum) ? (s.enum as unknown[]) : undefined;
+  if (raw?.length !== 1) return undefined;
+  const v = raw[0];
+  return typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? v : undefined;
+}
+
+/** Whether a member carries a value every answer has (its status, reason phrase, request id), by its name and type. */
+function fitsAnswerSource(name: string, f: FieldSpec): boolean {
+  return (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).some((src) => !LIST_ONLY_SOURCES.has(src) && fitsSource(src, name, f));
 }
 
 /** Whether a member's name is its resource's (`droplet`, `floating_ip` for `FloatingIp`), case and `_`/`-` aside. */
@@ -144,6 +169,7 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
   // Whether anything in `fields` got a value, and whether a required one got none (an object nothing is written in
   // is left out, so what it requires counts only where it is written).
   let ok = true;
+  let constant = false;
   const walk = (fields: Record<string, FieldSpec>, prefix: string): { any: boolean; missing: boolean } => {
     let any = false;
     let missing = false;
@@ -160,6 +186,10 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
           taken.add(source);
           out[source] = path;
           filled = true;
+        } else if (f.default !== undefined) {
+          // A constant (a member of one value): written with it on every answer.
+          filled = true;
+          constant = true;
         }
       }
       if (!filled && f.optional !== true) missing = true;
@@ -170,7 +200,7 @@ export function toEnvelope(candidate: EnvelopeCandidate, action: Action, style: 
   if (walk(candidate.fields, '').missing) ok = false;
   // A wrapper alone (Rails-style `{ product: … }`) has no other field to fill.
   if (Object.keys(candidate.fields).length === 0) return action === 'list' ? undefined : { data: candidate.data };
-  if (!ok || taken.size === 0) return undefined;
+  if (!ok || (taken.size === 0 && !constant)) return undefined;
   const envelope: EnvelopeSpec = { data: candidate.data, fields: candidate.fields };
   for (const source of ENVELOPE_SOURCES) if (out[source] !== undefined) envelope[source] = out[source];
   return envelope;

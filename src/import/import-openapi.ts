@@ -12,6 +12,7 @@ import {
   DEFAULT_IDENTIFIER_FIELD,
   AFTER_PARAM,
   getDefaultSuccessStatus,
+  ERROR_BODY_EXTRAS,
   ERROR_BODY_ROLE_NAMES,
   ERROR_ROLE_TYPES,
   FALLBACK_STATUS,
@@ -71,7 +72,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
-import { hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { constantOf as constantValueOf, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
@@ -3574,6 +3575,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         const envelope = inferred.action === 'custom' ? undefined : toEnvelope(prepare.candidate, inferred.action, inferred.page?.paging?.style);
         if (envelope) {
           enveloped.set(src.id, envelope);
+          forgetConstantApproximations(ctx, prepare.whole.success, envelope);
           if (prepare.candidate.optional)
             report(
               ctx,
@@ -4286,6 +4288,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     };
     withCodeValues(ctx, out.body, problem.pointer);
     withAnswerMembers(ctx, out.body, problem);
+    withErrorConstants(ctx, out.body, problem);
     kept = { pointer: problem.pointer, key: bodyKey(problem) };
     ctx.keptErrorBody = errorSchemaAt(ctx, problem);
   } else if (problem) {
@@ -4300,6 +4303,7 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       out.body = { fields: first.shape.fields, ...errorBodyRoles(first.shape.fields) };
       withCodeValues(ctx, out.body, first.b.pointer);
       withAnswerMembers(ctx, out.body, first.b);
+      withErrorConstants(ctx, out.body, first.b);
       // The document's media type is kept (a JSON one: an error body read from another type was not taken).
       if (first.b.mediaType !== DEFAULT_ERROR_MEDIA_TYPE && /^application\/[^/;\s]+\+json$/i.test(first.b.mediaType)) out.body.media_type = first.b.mediaType;
       kept = { pointer: first.b.pointer, key: bodyKey(first.b) };
@@ -4408,6 +4412,53 @@ const IMPORTED_ROLE_NAMES: Readonly<Record<'code' | 'status' | 'message', readon
   // Shopify's `{ "errors": "Not Found" }`: a text `errors` is the message (a list of them is the invalid inputs).
   message: [...ERROR_BODY_ROLE_NAMES.message, 'errorMessage', 'error_message', 'error_description', 'msg', 'description', 'errors'],
 };
+
+/**
+ * An envelope's constants (`success: { enum: [true] }`) are written with their one value on every answer, so what
+ * reading the whole answer said of them (a boolean holds both values) does not hold once it is read as the envelope.
+ */
+function forgetConstantApproximations(ctx: Ctx, whole: { schema?: unknown; pointer?: string }, envelope: EnvelopeSpec): void {
+  if (whole.schema === undefined || whole.pointer === undefined) return;
+  const flat = flatten(ctx, whole.schema, whole.pointer);
+  const at = new Set(
+    Object.entries(envelope.fields ?? {})
+      .filter(([, f]) => f.default !== undefined)
+      .map(([name]) => flatten(ctx, (flat.schema?.properties as Json | undefined)?.[name], joinPointer(joinPointer(flat.pointer, 'properties'), name)).pointer),
+  );
+  for (let i = ctx.diagnostics.length - 1; i >= 0; i--) {
+    const d = ctx.diagnostics[i]!;
+    if (d.code === 'import-approximated' && d.pointer !== undefined && at.has(d.pointer) && d.message.includes('as type boolean')) ctx.diagnostics.splice(i, 1);
+  }
+}
+
+/**
+ * A member of the error body the document allows one value (`success: { enum: [false] }`, `ok: { const: false }`)
+ * is written with it on every error answer: its `default` (docs/format.md, "Declared error bodies"). Not a member
+ * the runtime fills by its role or name (the code, status, message, title, …).
+ */
+function withErrorConstants(ctx: Ctx, body: ErrorBodySpec, b: { mediaType: string; schema: unknown; pointer: string }): void {
+  const flat = flatten(ctx, b.schema, joinPointer(joinPointer(joinPointer(b.pointer, 'content'), b.mediaType), 'schema'));
+  const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
+  if (!props) return;
+  const filled = new Set<string>([
+    ...Object.values(ERROR_BODY_ROLE_NAMES).flat(),
+    ...Object.keys(ERROR_BODY_EXTRAS),
+    ...[body.code, body.status, body.message].flatMap((p) => (p !== undefined ? [p.split('.')[0]!] : [])),
+  ]);
+  for (const [name, node] of Object.entries(props)) {
+    const f = body.fields[name];
+    if (f === undefined || filled.has(name) || f.default !== undefined) continue;
+    const at = flatten(ctx, node, joinPointer(joinPointer(flat.pointer, 'properties'), name));
+    const value = constantValueOf(at.schema);
+    if (value === undefined) continue;
+    body.fields[name] = { ...f, default: value };
+    // Every error answer holds that one value: a boolean's other value is never written, so nothing is approximated.
+    for (let i = ctx.diagnostics.length - 1; i >= 0; i--) {
+      const d = ctx.diagnostics[i]!;
+      if (d.code === 'import-approximated' && d.pointer === at.pointer && d.message.includes('as type boolean')) ctx.diagnostics.splice(i, 1);
+    }
+  }
+}
 
 function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; status?: string; message?: string } {
   const out: { code?: string; status?: string; message?: string } = {};

@@ -363,6 +363,10 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     } else {
       type = t[0] === 'boolean' ? 'boolean' : 'json';
       if (type === 'json') approximated(ctx, opts.where, 'type json', 'an enum of values other than strings and numbers', at);
+      // `accepted: { enum: [true] }`: the format's boolean holds both values, so a request holding the other one is
+      // taken (an answer's envelope or error body writes the one value: import-envelope.ts, withErrorConstants).
+      else if (new Set(values).size === 1 && ctx.fromServicespec !== true)
+        approximated(ctx, opts.where, 'type boolean', `the document allows ${JSON.stringify(values[0])} alone, and a boolean field holds true and false`, at);
     }
   } else if (t.length > 1) {
     type = 'json';
