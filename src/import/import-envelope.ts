@@ -121,6 +121,39 @@ function fitsAnswerSource(name: string, f: FieldSpec): boolean {
   return (Object.keys(ENVELOPE_NAMES) as EnvelopeSource[]).some((src) => !LIST_ONLY_SOURCES.has(src) && fitsSource(src, name, f));
 }
 
+/**
+ * An answer that would be an Express-style envelope (`{ success, data }`: the resource or a list of it in a data
+ * member, beside booleans, strings or numbers alone) but for members whose one value the document does not state:
+ * their names, said with the custom operation it stays; undefined for any other answer.
+ */
+export function getUnstatedWrapperMembers(
+  ctx: SchemaContext,
+  schema: unknown,
+  pointer: string,
+): { data: string; resource: string; members: string[] } | undefined {
+  const said = ctx.diagnostics.length;
+  try {
+    const flat = flatten(ctx, schema, pointer);
+    const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
+    const data = props ? DATA_NAMES.find((n) => Object.hasOwn(props, n)) : undefined;
+    if (!props || data === undefined) return undefined;
+    const at = (n: string) => joinPointer(joinPointer(flat.pointer, 'properties'), n);
+    const shape = shapeFromSchema(ctx, props[data], at(data), 'envelope data', 'top');
+    if (shape?.resource === undefined) return undefined;
+    const members: string[] = [];
+    for (const n of Object.keys(props)) {
+      if (n === data) continue;
+      const s = flatten(ctx, props[n], at(n)).schema;
+      const type = typeof s?.type === 'string' ? s.type : undefined;
+      if (type !== 'boolean' && type !== 'string' && type !== 'integer' && type !== 'number') return undefined;
+      if (constantOf(s) === undefined && !fitsAnswerSource(n, { type: type === 'boolean' ? 'boolean' : type } as FieldSpec)) members.push(n);
+    }
+    return members.length > 0 ? { data, resource: shape.resource, members } : undefined;
+  } finally {
+    ctx.diagnostics.length = said;
+  }
+}
+
 /** Whether a member's name is its resource's (`droplet`, `floating_ip` for `FloatingIp`), case and `_`/`-` aside. */
 function namesResource(member: string, resource: string): boolean {
   const plain = (n: string) => n.replace(/[-_]/g, '').toLowerCase();

@@ -72,7 +72,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
-import { constantOf as constantValueOf, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { constantOf as constantValueOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
@@ -3604,6 +3604,17 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           pages.delete(src);
           nextInEnvelope.delete(src);
           inferred = inferAction(ctx, src, success, response, request, family);
+        }
+      }
+      if (inferred.action === 'custom' && !prepare.candidate && prepare.whole.success.schema !== undefined && !ctx.fromServicespec) {
+        // `{ success: boolean, data }`: an envelope but for the value of `success`, which the document does not state.
+        const near = getUnstatedWrapperMembers(ctx, prepare.whole.success.schema, prepare.whole.success.pointer ?? src.pointer);
+        if (near !== undefined) {
+          const names = near.members.map((n) => `\`${n}\``).join(', ');
+          inferred = {
+            ...inferred,
+            reason: `${inferred.reason ?? 'no resource action fits'}; it holds ${near.resource} in \`${near.data}\` beside ${names}, whose value the document does not state (a member of one value, \`enum: [true]\`, is a constant of an envelope the runtime writes)`,
+          };
         }
       }
       action = inferred.action;

@@ -116,5 +116,12 @@ describe('a document whose answers hold a constant beside the data', () => {
     const ops = r.document!.endpoints!.operations!;
     expect(Object.values(ops).map((o) => o.action)).toEqual(['custom', 'custom', 'custom']);
     expect(r.document!.endpoints!.envelope).toBeUndefined();
+    // Said with each: what keeps it custom, and what would not.
+    const why = r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message);
+    expect(why).toHaveLength(3);
+    for (const m of why)
+      expect(m).toContain(
+        'it holds Note in `data` beside `success`, whose value the document does not state (a member of one value, `enum: [true]`, is a constant of an envelope the runtime writes)',
+      );
   });
 });
