@@ -417,9 +417,6 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
         description: `rename resource ${from} to ${to}: ${rowsText(rows)} move${rows === 1 ? 's' : ''} with it${also}`,
       });
       stored = renameStoredTable(stored, from, to);
-      // PostgreSQL's constraints keep the old name in theirs (`Task__title__key`), which tells a violation's column:
-      // the rebuild names them for the new one (drops and adds them).
-      if (pg) rebuild.add(to);
     }
 
     for (const old of stored.tables) {
@@ -481,9 +478,10 @@ export function createMigratePrepare(model: ServiceModel, options: MigrateRunOpt
           await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(from)} TO ${q(to)}`);
           if (absent) await session.query(`ALTER TABLE ${q(t.name)} RENAME COLUMN ${q(absent.name)} TO ${q(`${to}$absent`)}`);
         });
-        // PostgreSQL keeps a renamed column's constraints under their old names: the rebuild renames them (drops and adds).
-        if (pg) rebuild.add(t.name);
       }
+      // PostgreSQL keeps a renamed table's or column's constraints under their old names (`Task__title__key`), which
+      // tell a violation's column: they are renamed in place once the renames ran (no row is read or copied).
+      if (pg && (physical.has(t.name) || renamedColumns.length > 0)) actions.push(async () => session.nameConstraints!(t.name));
       // Fields removed.
       for (const c of [...columns]) {
         if (c.absentOf !== undefined || wants(c.name)) continue;

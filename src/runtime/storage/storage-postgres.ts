@@ -153,6 +153,30 @@ function columnSql(c: ColumnPlan): string {
   return parts.join(' ');
 }
 
+/**
+ * Renames in place each of the table's unique, check and foreign key constraints to the name `constraintName` gives
+ * it now (after `ALTER TABLE … RENAME` of the table or a column, which keep the old names): the name is read back
+ * from the constraint's own columns (`conkey`, in its key's order), so nothing is dropped and no row is read.
+ */
+async function nameConstraints(db: pg.PoolClient, table: string): Promise<void> {
+  const KINDS: Readonly<Record<string, string>> = { u: 'key', c: 'check', f: 'fkey' };
+  const own = (
+    await db.query(
+      `SELECT c.conname AS name, c.contype AS type, array_agg(a.attname::text ORDER BY k.n) AS columns
+         FROM pg_constraint c
+         CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)
+         JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k.attnum
+        WHERE c.conrelid = $1::regclass AND c.contype IN ('u', 'c', 'f')
+        GROUP BY c.conname, c.contype`,
+      [quoteIdent(table)],
+    )
+  ).rows as { name: string; type: string; columns: string[] }[];
+  for (const c of own) {
+    const wanted = constraintName(table, c.columns.join('+'), KINDS[c.type]!);
+    if (c.name !== wanted) await db.query(`ALTER TABLE ${quoteIdent(table)} RENAME CONSTRAINT ${quoteIdent(c.name)} TO ${quoteIdent(wanted)}`);
+  }
+}
+
 /** The table's constraints other than the primary key and NOT NULL, each named (see `constraintName`). */
 function constraintsSql(t: TablePlan): string[] {
   const out: string[] = [];
@@ -786,6 +810,7 @@ END $$`,
             query: async (sql, params = []) => (await db.query(sql, [...params])).rows as Row[],
             columnSql,
             encode,
+            nameConstraints: (table) => nameConstraints(db, table),
           };
           prepared = await options.prepare(session, stored);
           if (!prepared.ok) {

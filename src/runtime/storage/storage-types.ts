@@ -107,6 +107,11 @@ export interface MigrationSession {
   columnSql(c: ColumnPlan): string;
   /** A value as this engine stores it in the column. */
   encode(c: ColumnPlan, v: unknown): unknown;
+  /**
+   * PostgreSQL: names the table's own constraints after the table and the columns they are on now, renaming in
+   * place those a table or column rename left under the old names (a violation's constraint name tells its column).
+   */
+  nameConstraints?(table: string): Promise<void>;
 }
 
 /** What the steps run by `MigrateOptions.prepare` left: the plan the database now holds, and what diffing it needs. */
