@@ -167,17 +167,52 @@ async function checkRegistrationAuth(ctx: TestContext): Promise<void> {
  * by a key id without the secret compared, a truncated comparison) takes it. Undefined where the route takes no key
  * the main subject holds.
  */
-function getNearMissKey(ctx: TestContext, schemes: readonly string[], own: Record<string, string>): Record<string, string> | undefined {
+function getNearMissKey(
+  ctx: TestContext,
+  schemes: readonly string[],
+  own: Record<string, string>,
+): { label: string; headers: Record<string, string> } | undefined {
+  const changed = (key: string) => {
+    const last = key[key.length - 1]!;
+    return key.slice(0, -1) + (/[0-9]/.test(last) ? (last === '0' ? '1' : '0') : last === 'a' ? 'b' : 'a');
+  };
   for (const s of ctx.model.authentication?.schemes ?? []) {
-    if (!schemes.includes(s.name) || s.type !== 'api_key' || s.credentialName === undefined) continue;
+    if (!schemes.includes(s.name)) continue;
+    // HTTP Basic: the main subject's own user name with its password's last character changed, so a service that
+    // looks the user up and never compares the password is caught (a user no one has, the other case, is not).
+    if (s.type === 'basic') {
+      const m = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(own.authorization ?? '');
+      const pair = m ? Buffer.from(m[1]!, 'base64').toString('utf8') : '';
+      const colon = pair.indexOf(':');
+      if (colon < 0 || colon === pair.length - 1) continue;
+      const wrong = `${pair.slice(0, colon)}:${changed(pair.slice(colon + 1))}`;
+      return {
+        label: "its own user with the password's last character changed",
+        headers: { ...own, authorization: `Basic ${Buffer.from(wrong).toString('base64')}` },
+      };
+    }
+    if (s.type !== 'api_key' || s.credentialName === undefined) continue;
     const name = Object.keys(own).find((k) => k.toLowerCase() === s.credentialName!.toLowerCase());
     const key = name !== undefined ? own[name] : undefined;
     if (name === undefined || key === undefined || key.length === 0) continue;
-    const last = key[key.length - 1]!;
-    const other = /[0-9]/.test(last) ? (last === '0' ? '1' : '0') : last === 'a' ? 'b' : 'a';
-    return { ...own, [name]: key.slice(0, -1) + other };
+    return { label: 'its own API key with the last character changed', headers: { ...own, [name]: changed(key) } };
   }
   return undefined;
+}
+
+/**
+ * A credential of a scheme the operation does not take, in the header its own scheme's credential travels in: a
+ * Bearer token where only HTTP Basic is taken (or an API key named `Authorization`). The request holds no credential
+ * the operation takes, so it is refused; a service honouring a Bearer token of any kind beside its Basic scheme (a
+ * middleware left on for another client) passed every other case.
+ */
+function getOtherSchemeCredential(ctx: TestContext, schemes: readonly string[]): Record<string, string> | undefined {
+  const taken = (ctx.model.authentication?.schemes ?? []).filter((s) => schemes.includes(s.name));
+  if (taken.length === 0) return undefined;
+  const inAuthorization = (s: (typeof taken)[number]) =>
+    s.type === 'basic' || (s.type === 'api_key' && s.credentialName?.toLowerCase() === 'authorization' && (s.prefix ?? '').trim().toLowerCase() !== 'bearer');
+  if (!taken.every(inAuthorization)) return undefined;
+  return { authorization: 'Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJub2JvZHkifQ.bm90LWEtc2lnbmF0dXJl' };
 }
 
 /**
@@ -227,9 +262,15 @@ export async function checkBadCredentials(ctx: TestContext): Promise<void> {
     // The main subject's credential as every other check had it (a token it could not get forges nothing).
     const own = await ctx.authFor(auth).catch(() => undefined);
     const near = own ? getNearMissKey(ctx, auth.schemes, own) : undefined;
-    if (near && !forgedFor.has(JSON.stringify(near))) {
-      forgedFor.add(JSON.stringify(near));
-      cases.push({ route, label: `${route.operation.id}: its own API key with the last character changed`, headers: near });
+    if (near && !forgedFor.has(JSON.stringify(near.headers))) {
+      forgedFor.add(JSON.stringify(near.headers));
+      cases.push({ route, label: `${route.operation.id}: ${near.label}`, headers: near.headers });
+    }
+    const other = getOtherSchemeCredential(ctx, auth.schemes);
+    const otherKey = `other scheme: ${auth.schemes.join(' ')}`;
+    if (other && !forgedFor.has(otherKey)) {
+      forgedFor.add(otherKey);
+      cases.push({ route, label: `${route.operation.id}: a Bearer token (a scheme it does not take)`, headers: other });
     }
     const forged = own ? getForgedTokens(own) : [];
     if (forged.length === 0 || forgedFor.has(own!.authorization!)) continue;

@@ -702,6 +702,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   let base: Record<string, unknown> = {};
   let path = '';
   let unjudged = false;
+  const objectAction = ctx.objectActionOf(route) !== undefined;
   // The valid body every mutation starts from (and the object it is sent to) are made inside a check, so a
   // service that cannot be reached is reported, not thrown.
   let ready = false;
@@ -728,11 +729,13 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       if (resource && o.action !== 'create' && target) base = ctx.bindBody(route, base, target);
       base = ctx.onlyRequestFields(route, base);
       // Path parameters naming no resource (a custom operation's `{dataset}`) are drawn as valid-requests draws them.
-      const params =
+      // An action on one object (`POST …/enrolments/{enrolmentId}/withdraw`) is sent to a new object: the pool's may
+      // be in a state another check moved it to, where the action is refused whatever its body.
+      const pathParams = async () =>
         !resource && o.action === 'custom' && ctx.idParams(route).length > 0
-          ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route)) }
+          ? { ...ctx.drawPathValues(ctx.idParams(route)), ...(await ctx.fieldPathValues(route)), ...(await ctx.itemPathValues(route, objectAction)) }
           : {};
-      path = ctx.pathOf(route, target && objectKey(resource, target), {}, params);
+      path = ctx.pathOf(route, target && objectKey(resource, target), {}, await pathParams());
       // What only a create writes (a write-once field, a client-given identifier: \`identifier_source: client\`) is no
       // part of a change's body.
       if (resource && view !== 'create') for (const f of resource.fields) if (f.writeOnce || !isWritable(resource, f, view)) delete base[f.name];
@@ -756,6 +759,9 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
         unjudged = true;
         return scope.skip(`the valid body to break was refused (${describe(res)}): a refusal of a broken one would show nothing`);
       }
+      // The action taken moved its object (a withdrawn enrolment is withdrawn no more): the broken bodies go to another
+      // new one, where only the body can be refused.
+      if (objectAction) path = ctx.pathOf(route, undefined, {}, await pathParams());
     },
     { quiet: true },
   );

@@ -135,8 +135,9 @@ export async function checkQueryParams(ctx: TestContext, route: OperationRoute):
 }
 
 /**
- * A built-in action's required declared parameters (the action validates them: docs/format.md, "Parameters"), each
- * left out in turn from an otherwise valid request, which must be refused as `validation`: a read of an object the
+ * A built-in action's declared parameters (the action validates them: docs/format.md, "Parameters"): each required
+ * one left out in turn from an otherwise valid request, and each query parameter given a value it cannot take, which
+ * must be refused as `validation`: a read of an object the
  * run made, a list, a create with a valid body, an update, replace or delete of a new object made for it (a service
  * taking the request changes or deletes that object only), a transition on a new object walked to a state it leaves
  * (so that its state is no reason to refuse it). Paths the run can name: an object's with its identifier alone, a
@@ -146,11 +147,20 @@ export async function checkActionParams(ctx: TestContext, route: OperationRoute)
   const o = route.operation;
   const onObject = o.action === 'read' || o.action === 'update' || o.action === 'replace' || o.action === 'delete' || o.action === 'transition';
   if ((!onObject && o.action !== 'list' && o.action !== 'create') || !route.resource || !ctx.selected('endpoints', 'endpoints.invalid-requests')) return;
-  const required = getDeclaredParameters(route).filter((p) => !p.optional && !p.hasDefault);
-  if (required.length === 0 || route.pathParams.length > (onObject ? 1 : 0)) return;
+  const declared = getDeclaredParameters(route);
+  // Each required one left out; each query parameter given a text its type cannot read, or a number past a bound
+  // (DRF's `ordering=__no_such_value__`: the action validates it, a service ignoring the value answers a page).
+  const cases: { label: string; drop?: string; set?: [string, string] }[] = [
+    ...declared
+      .filter((p) => !p.optional && !p.hasDefault)
+      .map((p) => ({ label: `${p.in === 'header' ? 'header' : 'query parameter'} ${p.name} missing (required)`, drop: p.name })),
+    ...declared
+      .filter((p) => p.in !== 'header')
+      .flatMap((p) => badTexts(p).map(([text, why]) => ({ label: `query parameter ${p.name}=${text} (${why})`, set: [p.name, text] as [string, string] }))),
+  ];
+  if (cases.length === 0 || route.pathParams.length > (onObject ? 1 : 0)) return;
   const resource = route.resource;
-  for (const p of required) {
-    const label = `${p.in === 'header' ? 'header' : 'query parameter'} ${p.name} missing (required)`;
+  for (const { label, drop, set } of cases) {
     await ctx.check('endpoints', 'endpoints.invalid-requests', `${o.id}: ${label}`, async (scope) => {
       const d = ctx.refusal(route, 'validation');
       if (!d) return scope.skip('no error code declared for validation (not shown)');
@@ -174,7 +184,13 @@ export async function checkActionParams(ctx: TestContext, route: OperationRoute)
       }
       const body =
         o.action === 'create' || o.action === 'update' || o.action === 'replace' || o.action === 'transition' ? await ctx.validBody(route, id) : undefined;
-      const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id), headers, omit: [p.name], ...(body !== undefined ? { body } : {}) };
+      const req: TestRequest = {
+        method: route.method,
+        path: set ? withQuery(ctx.pathOf(route, id), { [set[0]]: set[1] }) : ctx.pathOf(route, id),
+        headers,
+        ...(drop !== undefined ? { omit: [drop] } : {}),
+        ...(body !== undefined ? { body } : {}),
+      };
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'validation');
       if (why !== undefined) scope.fail(ctx.failure(o.id, `${d.label} for a request with ${label}`, d.pointer, req, `${why}; ${describe(res)}`));

@@ -1550,10 +1550,10 @@ export class TestContext {
    * where a resource's read path is the start of its path, those of an object the run made (made here if need be),
    * by position; undefined when no read path starts it or no object can be made.
    */
-  async itemPathValues(route: OperationRoute): Promise<Record<string, string> | undefined> {
+  async itemPathValues(route: OperationRoute, fresh = false): Promise<Record<string, string> | undefined> {
     const read = this.readAbove(route);
     if (!read?.resource) return undefined;
-    const obj = await this.ensureObject(read.resource);
+    const obj = (fresh ? await this.freshObject(read.resource) : undefined) ?? (await this.ensureObject(read.resource));
     if (!obj) return undefined;
     let concrete: string;
     try {
@@ -1598,6 +1598,17 @@ export class TestContext {
   }
 
   /** An object of `resource` the main subject owns. */
+  /**
+   * A new object of `resource`, made for the caller alone (an action's probes: the pool's object may be in a state
+   * another check moved it to); undefined where none can be made.
+   */
+  async freshObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
+    const made = await this.createObject(resource, await this.addressableBody(resource));
+    return made && made.res.status < 300 && typeof made.res.body === 'object' && made.res.body !== null
+      ? (made.res.body as Record<string, unknown>)
+      : undefined;
+  }
+
   async ensureObject(resource: ResourceModel): Promise<Record<string, unknown> | undefined> {
     const have = this.pool.get(resource.name);
     // With no identifier, an object is addressed by a key unique together: one that holds every field of a key.

@@ -2,6 +2,7 @@ import { lifecycleHeaderMismatch } from './tester-checks-versions.js';
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { getPageSize } from '../model/model-lookup.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
 import type { OperationModel, PagingModel, ResourceModel } from '../model/model-types.js';
@@ -33,7 +34,9 @@ interface Verdict {
 /**
  * paging.next_link and previous_link (Django REST Framework's next and previous): null, or a whole address of this
  * list's path (any host: a service may name its public one) asking what this request asks with the position moved
- * on or back. The page size may be added; a first page's position may be left out (DRF drops `offset=0`, `page=1`).
+ * on or back. The page size may be added; one the request asked must be kept (left out, the next page is read at
+ * the default size, other objects than the next ones), unless it is the default page size; a first page's position
+ * may be left out (DRF drops `offset=0`, `page=1`).
  */
 function pageLinksMismatch(
   ctx: TestContext,
@@ -41,6 +44,7 @@ function pageLinksMismatch(
   req: TestRequest,
   page: Record<string, unknown>,
   count: number,
+  defaultSize: number | undefined,
 ): string | undefined {
   if (paging.nextLink === undefined && paging.previousLink === undefined) return undefined;
   const asked = new URL(ctx.client.url(req.path));
@@ -63,7 +67,7 @@ function pageLinksMismatch(
     }
     if (at.pathname !== asked.pathname) return `${field} ${JSON.stringify(v)}, not an address of the list's path ${asked.pathname}`;
     for (const [name, value] of asked.searchParams)
-      if (name !== position && name !== sizeName && at.searchParams.get(name) !== value)
+      if (name !== position && (name !== sizeName || at.searchParams.has(name) || value !== String(defaultSize)) && at.searchParams.get(name) !== value)
         return `${field} ${JSON.stringify(v)}, which does not ask ${name}=${value} as the request did`;
     return at;
   };
@@ -231,7 +235,7 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         const path = new URL(ctx.client.url(req.path)).pathname;
         if (page[paging.url] !== path) return `${paging.url} ${JSON.stringify(page[paging.url])}, not the list's address ${JSON.stringify(path)}`;
       }
-      const links = pageLinksMismatch(ctx, paging, req, page, items.length);
+      const links = pageLinksMismatch(ctx, paging, req, page, items.length, getPageSize(ctx.model, o).default);
       if (links !== undefined) return links;
       const members = paging.members !== undefined ? pageMembersMismatch(ctx, paging, req, page, items.length) : undefined;
       if (members !== undefined) return members;

@@ -83,7 +83,8 @@ it('sends the required declared header and query parameter of each action, and t
   expect(report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check} ${r.target}: ${r.failure?.expected} / ${r.failure?.actual}`)).toEqual([]);
   for (const op of ['createInvoice', 'readInvoice', 'listInvoices', 'updateInvoice', 'deleteInvoice'])
     expect(report.results.find((r) => r.check === 'endpoints.valid-requests' && r.target === op)?.outcome, op).toBe('passed');
-  // Each required one of a read, list, create, update or delete left out in turn is refused (validation).
+  // Each required one of a read, list, create, update or delete left out in turn is refused (validation), and each
+  // query parameter given a value it cannot take (past its bounds, not a number) is too.
   expect(
     report.results
       .filter((r) => r.check === 'endpoints.invalid-requests' && /: (header|query parameter) /.test(r.target))
@@ -96,6 +97,9 @@ it('sends the required declared header and query parameter of each action, and t
     ['payInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['readInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
     ['readInvoice: query parameter unitdp missing (required)', 'passed'],
+    ['readInvoice: query parameter unitdp=1 (below its minimum 2)', 'passed'],
+    ['readInvoice: query parameter unitdp=5 (above its maximum 4)', 'passed'],
+    ['readInvoice: query parameter unitdp=not-a-number (no integer)', 'passed'],
     ['updateInvoice: header Xero-Tenant-Id missing (required)', 'passed'],
   ]);
 }, 120_000);
