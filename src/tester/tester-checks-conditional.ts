@@ -100,8 +100,32 @@ async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRout
       const changeReq: TestRequest = { method: change.method, path: ctx.pathOf(change, id), headers: { ...changeHeaders, 'if-match': tag }, body };
       const changed = await ctx.send(change, changeReq);
       if (isSuccessAnswer(change, changed.status)) {
+        // The change answers the object as changed, so its ETag too (docs/format.md: every answer carrying one of the
+        // resource's objects), the tag a read right after it answers: a client's next If-Match sends it.
+        const changeTag = changed.body !== undefined && changed.text !== '' ? changed.headers.get('etag') : undefined;
+        if (changeTag === null)
+          return scope.fail(
+            ctx.failure(
+              change.operation.id,
+              `a quoted ETag on ${change.operation.id}'s answer, the ${r.name} as changed (etag: true)`,
+              r.pointer,
+              changeReq,
+              'no ETag header',
+            ),
+          );
         const after = await ctx.send(read, req);
         const newTag = after.headers.get('etag');
+        if (changeTag !== undefined && isSuccessAnswer(read, after.status) && newTag !== null && changeTag !== newTag)
+          return scope.fail({
+            ...ctx.failure(
+              o.id,
+              `the ETag ${change.operation.id} answered (${changeTag}) is the ${r.name}'s, as a read right after answers it`,
+              r.pointer,
+              req,
+              `ETag ${newTag}`,
+            ),
+            curl: ctx.client.curlSequence([{ req: changeReq }, { note: `then (${o.id})`, req }]),
+          });
         if (isSuccessAnswer(read, after.status) && newTag === tag && JSON.stringify(after.body) !== JSON.stringify(res.body))
           return scope.fail(
             ctx.failure(
@@ -149,7 +173,7 @@ async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRout
     const otherReq: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': `"servicespec-stale-${ctx.runId}"` } };
     const other = await ctx.send(read, otherReq);
     if (!isSuccessAnswer(read, other.status) || other.text === '')
-      scope.fail(
+      return scope.fail(
         ctx.failure(
           o.id,
           `the ${r.name} (${read.successStatus}) to If-None-Match naming a tag it does not have`,
@@ -158,6 +182,22 @@ async function checkETag(ctx: TestContext, r: ResourceModel, read: OperationRout
           describe(other).slice(0, 200),
         ),
       );
+    // The tag it had before the change matches nothing now: a client holding that copy gets the object as changed
+    // (a service matching on part of the tag, the object's id, answers 304 and the client keeps its stale copy).
+    if (current !== tag) {
+      const olderReq: TestRequest = { ...req, headers: { ...fresh.headers, 'if-none-match': tag } };
+      const older = await ctx.send(read, olderReq);
+      if (!isSuccessAnswer(read, older.status) || older.text === '')
+        scope.fail(
+          ctx.failure(
+            o.id,
+            `the ${r.name} (${read.successStatus}) to If-None-Match: ${tag}, its tag before the change (now ${current})`,
+            r.pointer,
+            olderReq,
+            describe(older).slice(0, 200),
+          ),
+        );
+    }
   });
   if (unmoved !== undefined) ctx.skip('endpoints', 'endpoints.etag', `${o.id}: a new ETag after a change`, `not run: ${unmoved}`, 'not-run');
 }
