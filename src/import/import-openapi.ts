@@ -88,6 +88,7 @@ import {
   resolve,
   shapeFromSchema,
   unionFromSchema,
+  unwrapNull,
   type Json,
   type SchemaContext,
 } from './import-schema.js';
@@ -2180,6 +2181,7 @@ const PAGE_MEMBER_NAMES: { integer: ReadonlyMap<string, PageMemberRole>; boolean
     ['pagesize', 'size'],
     ['totalpages', 'pages'],
     ['numberofpages', 'pages'],
+    ['pages', 'pages'],
     ['lastpage', 'last_page'],
     ['numberofelements', 'count'],
     ['offset', 'offset'],
@@ -2273,7 +2275,15 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
     if (!props) return {};
     // A page object holds two members at least (by name and type, docs/import.md): its other fields are read as
     // such a page's (its total by name; what the format does not carry left out), not as a next cursor.
-    const fieldOf = (node: unknown, p: string) => flatten(ctx, node, p).schema ?? {};
+    // A member `anyOf: [X, {type: null}]` (pydantic v2's Optional[int], fastapi-pagination's `total`, `pages`) is X
+    // whose types take null too, as a nullable X is.
+    const fieldOf = (node: unknown, p: string): Json => {
+      const flat = flatten(ctx, node, p).schema ?? {};
+      const unwrapped = unwrapNull(ctx, flat, p);
+      if (!unwrapped.nullable) return flat;
+      const t = unwrapped.schema.type;
+      return { ...unwrapped.schema, type: [...(Array.isArray(t) ? t.map(String) : t === undefined ? [] : [String(t)]), 'null'] };
+    };
     const pageObject =
       Object.entries(props).filter(
         ([name, node]) => pageMemberRoleOf(name, fieldOf(node, joinPointer(joinPointer(flat.pointer, 'properties'), name))) !== undefined,

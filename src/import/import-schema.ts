@@ -183,7 +183,7 @@ function types(s: Json): string[] {
 }
 
 /** `{ anyOf: [X, {type: null}] }` → X, and whether null was one of the choices. */
-function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Json; pointer: string; nullable: boolean } {
+export function unwrapNull(ctx: SchemaContext, s: Json, pointer: string): { schema: Json; pointer: string; nullable: boolean } {
   for (const key of ['anyOf', 'oneOf'] as const) {
     const list = s[key];
     if (!Array.isArray(list) || list.length !== 2) continue;

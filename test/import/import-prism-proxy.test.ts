@@ -252,6 +252,13 @@ const OWN: Record<string, string> = {
   'warehouse.openapi.yaml': new URL('../tester/fixtures/warehouse.openapi.yaml', import.meta.url).pathname,
   // Django REST Framework's: paths ending in a slash, { count, next, previous, results } with whole addresses.
   'drf-books.openapi.yaml': new URL('../tester/fixtures/drf-books.openapi.yaml', import.meta.url).pathname,
+  // List shapes of common frameworks (test/fixtures/list-shapes, our own documents): each list imported as a list.
+  ...Object.fromEntries(
+    ['array-link-total', 'drf-page', 'fastapi-page'].map((name) => [
+      `${name}.openapi.yaml`,
+      new URL(`../fixtures/list-shapes/${name}.openapi.yaml`, import.meta.url).pathname,
+    ]),
+  ),
 };
 
 // Documents run side by side: most of each one's time is Prism starting (a child process) and the import. Fourteen at
