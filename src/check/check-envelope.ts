@@ -6,7 +6,9 @@ import {
   getEnvelopeConstants,
   ENVELOPE_SOURCE_TYPES,
   ENVELOPED_ACTIONS,
+  LINK_SOURCES,
   LIST_ONLY_SOURCES,
+  NULLABLE_LINK_SOURCES,
   REQUEST_ENVELOPED_ACTIONS,
   getEnvelopeField,
   listHasValue,
@@ -88,15 +90,18 @@ function checkEnvelope(e: EnvelopeModel, report: Report, limitCap: number | unde
     }
     taken.set(path, v.source);
     const want = ENVELOPE_SOURCE_TYPES[v.source];
-    const type = field.type === 'number' && want === 'integer' ? 'integer' : field.type;
+    // A page's address is a string, or a `uri` field (OpenAPI's format: uri): the runtime writes a whole address.
+    const type = field.type === 'number' && want === 'integer' ? 'integer' : field.type === 'uri' && LINK_SOURCES.has(v.source) ? 'string' : field.type;
     const detail =
       type !== want
-        ? `it must be ${want === 'integer' ? 'an integer (or number)' : 'a string'}`
+        ? `it must be ${want === 'integer' ? 'an integer (or number)' : LINK_SOURCES.has(v.source) ? 'a string (or uri)' : 'a string'}`
         : v.source === 'next' && !field.nullable && field.optional !== true
           ? 'the last page has no next cursor: the field must be nullable, or optional (left out on the last page)'
-          : constrainsEnvelopeValue(v.source, field, limitCap)
-            ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
-            : undefined;
+          : NULLABLE_LINK_SOURCES.has(v.source) && !field.nullable && field.optional !== true
+            ? `the ${v.source === 'next_link' ? 'last page has no next page' : 'first page has no previous page'}: the field must be nullable, or optional (left out there)`
+            : constrainsEnvelopeValue(v.source, field, limitCap)
+              ? 'the runtime writes any value of that type: the field may not constrain it (values, pattern, bounds)'
+              : undefined;
     if (detail !== undefined) {
       report('envelope-field-type', { field: path, role: v.source, type: field.type, detail }, field.pointer);
       ok = false;

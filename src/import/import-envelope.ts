@@ -5,7 +5,7 @@
 // one value (`success: { enum: [true] }`); a required field neither fills means the answer is not an envelope the
 // runtime can write, and the operation is read as before.
 
-import { constrainsEnvelopeValue, listHasValue, LIST_ONLY_SOURCES } from '../model/model-envelope.js';
+import { constrainsEnvelopeValue, LINK_SOURCES, listHasValue, LIST_ONLY_SOURCES, NULLABLE_LINK_SOURCES } from '../model/model-envelope.js';
 import { PAGE_FIELDS } from '../model/model-defaults.js';
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -28,6 +28,27 @@ const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
   page: ['page', 'page_number', 'pageNumber'],
   next: [PAGE_FIELDS.next, 'nextCursor', 'next', 'continue'],
+  pages: ['total_pages', 'totalPages', 'pages', 'page_count', 'pageCount', 'number_of_pages', 'numberOfPages'],
+  // Pages' whole addresses: JSON:API's links { self, first, next, prev }, Twilio's meta { url, first_page_url, … }.
+  self_link: ['self', 'self_link', 'selfLink', 'self_url', 'selfUrl'],
+  first_link: ['first', 'first_link', 'firstLink', 'first_url', 'firstUrl', 'first_page_url', 'firstPageUrl'],
+  next_link: ['next', 'next_link', 'nextLink', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl'],
+  previous_link: [
+    'prev',
+    'previous',
+    'prev_link',
+    'previous_link',
+    'prevLink',
+    'previousLink',
+    'prev_url',
+    'previous_url',
+    'prevUrl',
+    'previousUrl',
+    'prev_page_url',
+    'previous_page_url',
+    'prevPageUrl',
+    'previousPageUrl',
+  ],
 };
 
 const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
@@ -40,6 +61,13 @@ const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   limit: ['integer', 'number'],
   page: ['integer', 'number'],
   next: ['string'],
+  pages: ['integer', 'number'],
+  // A page's own and first addresses only where the document says they are addresses (format: uri): Kubernetes'
+  // ListMeta.selfLink, a plain string, was a path (and is no longer written).
+  self_link: ['uri'],
+  first_link: ['uri'],
+  next_link: ['uri', 'string'],
+  previous_link: ['uri', 'string'],
 };
 
 /** An answer that may be an envelope: its data (a resource or a list of one) and its other fields. */
@@ -245,8 +273,9 @@ function fitsSource(s: EnvelopeSource, name: string, f: FieldSpec, limitCap?: nu
     ENVELOPE_NAMES[s].includes(name) &&
     SOURCE_TYPES[s].includes(f.type) &&
     !constrainsEnvelopeValue(s, f, limitCap) &&
-    // A next cursor is null on the last page, or left out there (optional: Kubernetes' metadata.continue).
-    (s !== 'next' || (f.nullable ?? false) !== false || f.optional === true)
+    // A next cursor (a next or previous page's address) is null at the list's end, or left out there (optional:
+    // Kubernetes' metadata.continue); the other addresses are always there.
+    (s === 'next' || NULLABLE_LINK_SOURCES.has(s) ? (f.nullable ?? false) !== false || f.optional === true : !LINK_SOURCES.has(s) || f.nullable !== true)
   );
 }
 

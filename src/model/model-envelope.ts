@@ -15,10 +15,28 @@ export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', '
 export const REQUEST_ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'replace', 'transition']);
 
 /** The values only a list answer has; every other answer leaves their fields out. */
-export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['total', 'count', 'offset', 'limit', 'page', 'next']);
+export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>([
+  'total',
+  'count',
+  'offset',
+  'limit',
+  'page',
+  'next',
+  'pages',
+  'self_link',
+  'first_link',
+  'next_link',
+  'previous_link',
+]);
+
+/** The values that are a page's whole address (JSON:API's links.self, links.next; Twilio's meta.next_page_url). */
+export const LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['self_link', 'first_link', 'next_link', 'previous_link']);
+
+/** The link values that are null at one end of the list (no next page after the last, none before the first). */
+export const NULLABLE_LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['next_link', 'previous_link']);
 
 /** The least value the runtime writes for each count (a total is never negative, a page number starts at 1). */
-const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { total: 0, count: 0, offset: 0, limit: 1, page: 1 };
+const ENVELOPE_FLOORS: Partial<Readonly<Record<EnvelopeSource, number>>> = { total: 0, count: 0, offset: 0, limit: 1, page: 1, pages: 0 };
 
 /**
  * Whether a field constrains the value it carries (values, a pattern, bounds): the runtime writes any value of its
@@ -48,6 +66,11 @@ export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 
   limit: 'integer',
   page: 'integer',
   next: 'string',
+  pages: 'integer',
+  self_link: 'string',
+  first_link: 'string',
+  next_link: 'string',
+  previous_link: 'string',
 };
 
 /** Builds an envelope from the spec (`buildFields` is the model builder's, passed in: the builder imports this module). */
@@ -138,6 +161,8 @@ export function getEnvelopeValues(op: OperationModel, envelope: EnvelopeModel): 
 /**
  * Whether a list of this paging style has the value: `offset` (the objects skipped; 0 for styles answering the first
  * page only), `limit` (the page size used; not for style none), `page` (style page), `next` (style cursor: the next page's cursor).
+ * `pages` and `previous_link` (styles page and offset), `first_link` and `next_link` (every style with a next page:
+ * not limit or none); `self_link` every style.
  */
 export function listHasValue(style: string, source: EnvelopeSource): boolean {
   switch (source) {
@@ -149,6 +174,12 @@ export function listHasValue(style: string, source: EnvelopeSource): boolean {
       return style === 'page';
     case 'next':
       return style === 'cursor';
+    case 'pages':
+    case 'previous_link':
+      return style === 'page' || style === 'offset';
+    case 'first_link':
+    case 'next_link':
+      return style !== 'limit' && style !== 'none';
     default:
       return true;
   }

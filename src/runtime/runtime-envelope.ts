@@ -20,6 +20,13 @@ export interface EnvelopeListValues {
   limit: number;
   page: number;
   nextCursor: string | null;
+  /** The number of pages (the total divided by the page size, rounded up). */
+  pages: number;
+  /** This page's whole address, as asked; the first, next and previous pages' (null where there is none). */
+  selfLink: string;
+  firstLink: string | null;
+  nextLink: string | null;
+  previousLink: string | null;
 }
 
 /** Wraps an answer's JSON text (the data) in the envelope. */
@@ -45,6 +52,14 @@ function valueText(source: EnvelopeSource, request: FastifyRequest, status: numb
       return JSON.stringify(String(request.id));
     case 'next':
       return list === undefined ? undefined : JSON.stringify(list.nextCursor);
+    case 'self_link':
+      return list === undefined ? undefined : JSON.stringify(list.selfLink);
+    case 'first_link':
+      return list === undefined ? undefined : JSON.stringify(list.firstLink);
+    case 'next_link':
+      return list === undefined ? undefined : JSON.stringify(list.nextLink);
+    case 'previous_link':
+      return list === undefined ? undefined : JSON.stringify(list.previousLink);
     default:
       return list === undefined ? undefined : String(list[source]);
   }

@@ -424,7 +424,22 @@ export interface RequestEnvelopeSpec {
 }
 
 /** The values the runtime knows for an envelope field (docs/format.md, "Response envelopes"): a closed list. */
-export const ENVELOPE_SOURCES = ['status', 'status_text', 'request_id', 'total', 'count', 'offset', 'limit', 'page', 'next'] as const;
+export const ENVELOPE_SOURCES = [
+  'status',
+  'status_text',
+  'request_id',
+  'total',
+  'count',
+  'offset',
+  'limit',
+  'page',
+  'next',
+  'pages',
+  'self_link',
+  'first_link',
+  'next_link',
+  'previous_link',
+] as const;
 export type EnvelopeSource = (typeof ENVELOPE_SOURCES)[number];
 
 /**

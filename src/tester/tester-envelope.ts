@@ -1,8 +1,9 @@
 // endpoints.envelope: a success answer of an enveloped operation (docs/format.md, "Response envelopes") is read as
 // its data field — every check sees the object or the page, as without an envelope — and the envelope itself is held
 // to its declared fields and to the value each carries: the status, its reason phrase, the request id the answer's
-// X-Request-Id names, and for a list the objects counted, the total, the offset, the page size and the page asked for;
-// and each constant (a field with a `default`) to its value.
+// X-Request-Id names, and for a list the objects counted, the total, the offset, the page size and the page asked for,
+// the number of pages, and the addresses of this page and the first, next and previous ones; and each constant (a
+// field with a `default`) to its value.
 
 import { STATUS_CODES } from 'node:http';
 import { getEnvelopeConstants, getEnvelopeField, getEnvelopeValues, listHasValue } from '../model/model-envelope.js';
@@ -10,6 +11,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName } from '../model/model-defaults.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
+import type { PagingModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 
@@ -117,6 +119,24 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
       case 'next':
         if (at !== null && typeof at !== 'string') return say('a cursor or null');
         break;
+      case 'pages': {
+        const total = e.values.find((x) => x.source === 'total');
+        const limit = e.values.find((x) => x.source === 'limit');
+        const t = total ? valueAt(members, total.path) : undefined;
+        const size = (limit ? valueAt(members, limit.path) : undefined) ?? asked(getPagingParamName(paging, 'limit'));
+        if (!Number.isInteger(at) || (at as number) < 0) return say('a number of pages');
+        if (Number.isInteger(t) && Number.isInteger(size) && (size as number) > 0 && at !== Math.ceil((t as number) / (size as number)))
+          return say(`the number of pages (${String(t)} objects, ${String(size)} a page)`);
+        break;
+      }
+      case 'self_link':
+      case 'first_link':
+      case 'next_link':
+      case 'previous_link': {
+        const problem = pageAddressProblem(ctx, paging, req, v.source, at, items);
+        if (problem !== undefined) return say(problem);
+        break;
+      }
     }
   }
   // A constant (a field's default: `success: true`) is on every answer, as declared.
@@ -126,4 +146,64 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
       return `\`${c.path.join('.')}\` ${at === undefined ? 'left out' : JSON.stringify(at)}, not its constant ${JSON.stringify(c.value)}`;
   }
   return undefined;
+}
+
+/**
+ * What is wrong with a page's address an envelope carries (its self, first, next or previous page's): not a whole
+ * address of the list's path asking what the request asked, or naming another position than that page's (the
+ * first page's position may be left out); undefined when it is right. Null only where no such page is.
+ */
+function pageAddressProblem(
+  ctx: TestContext,
+  paging: Omit<PagingModel, 'declared'>,
+  req: TestRequest,
+  source: 'self_link' | 'first_link' | 'next_link' | 'previous_link',
+  at: unknown,
+  items: number | undefined,
+): string | undefined {
+  const asked = new URL(ctx.client.url(req.path));
+  const position =
+    paging.style === 'offset'
+      ? getPagingParamName(paging, 'offset')
+      : paging.style === 'page'
+        ? getPagingParamName(paging, 'page')
+        : getPagingParamName(paging, 'cursor');
+  const sizeName = getPagingParamName(paging, 'limit');
+  const firstAt = paging.style === 'page' ? getFirstPage(paging) : 0;
+  const now = Number(asked.searchParams.get(position) ?? firstAt);
+  const size = Number(asked.searchParams.get(sizeName) ?? Number.NaN);
+  const numbered = paging.style === 'offset' || paging.style === 'page';
+  // A next page's address is null on the last page, which a full page may be too.
+  if (at === null) {
+    if (source === 'next_link') return undefined;
+    if (source === 'previous_link') return now === firstAt ? undefined : "the previous page's address (null on the first page only)";
+    return "a page's address";
+  }
+  if (typeof at !== 'string') return "a page's address";
+  let url: URL;
+  try {
+    url = new URL(at);
+  } catch {
+    return 'a whole address (a scheme and a host)';
+  }
+  if (url.pathname !== asked.pathname) return `an address of the list's path ${asked.pathname}`;
+  for (const [name, value] of asked.searchParams)
+    if (name !== position && url.searchParams.get(name) !== value) return `an address asking ${name}=${value} as the request did`;
+  const said = url.searchParams.get(position);
+  if (source === 'self_link') return said === asked.searchParams.get(position) ? undefined : `this page's address (${position} as the request asked it)`;
+  if (!numbered) return source === 'first_link' && said !== null ? "the first page's address (no cursor)" : undefined;
+  if (source === 'next_link' && Number.isInteger(size) && items !== undefined && items < size) return 'null on a page short of the page size';
+  if (source === 'previous_link' && now === firstAt) return 'null on the first page';
+  const wanted =
+    source === 'first_link'
+      ? String(firstAt)
+      : source === 'next_link'
+        ? String(paging.style === 'offset' ? now + (items ?? 0) : now + 1)
+        : Number.isInteger(size)
+          ? String(paging.style === 'offset' ? Math.max(0, now - size) : now - 1)
+          : undefined;
+  if (wanted === undefined) return undefined;
+  return said === wanted || (said === null && wanted === String(firstAt))
+    ? undefined
+    : `the ${source.replace('_link', '')} page's address (${position}=${wanted})`;
 }

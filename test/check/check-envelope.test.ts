@@ -149,6 +149,36 @@ describe('response envelopes', () => {
     expect(found(spec(GIPHY_ENVELOPE, '', `{ body: array, params: { cursor: continue } }, envelope: ${nested}`))).toEqual([]);
   });
 
+  it("a JSON:API page's links and a page count: each held to the type and nullability its value needs", () => {
+    // { data, links: { self, first, next, prev }, meta: { total, pages } }, its own on the list (a read has no links).
+    const links = (next: string, style = 'page', self = '{ type: uri }') =>
+      `{ style: ${style}, body: array }, envelope: { data: data, fields: { links: { type: object, fields: { self: ${self}, first: { type: uri }, next: ${next}, prev: { type: uri, nullable: true } } }, meta: { type: object, fields: { total: { type: integer }, pages: { type: integer, minimum: 0 } } } }, total: meta.total, pages: meta.pages, self_link: links.self, first_link: links.first, next_link: links.next, previous_link: links.prev }`;
+    const model = compileSpecText(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }')));
+    expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }')))).toEqual([]);
+    expect(model.model!.endpoints!.operations.find((o) => o.id === 'listGifs')!.envelope!.values.map((v) => v.source)).toEqual([
+      'total',
+      'pages',
+      'self_link',
+      'first_link',
+      'next_link',
+      'previous_link',
+    ]);
+    // Optional and not nullable: left out on the last page, accepted; a string field holds an address too.
+    expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: string, optional: true }')))).toEqual([]);
+    // Neither: the last page would have nothing to write there.
+    expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: uri }')))).toEqual([
+      ['envelope-field-type', '/endpoints/operations/listGifs/envelope/fields/links/fields/next'],
+    ]);
+    // An address is text; a self address is never null.
+    expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }', 'page', '{ type: integer }')))).toEqual([
+      ['envelope-field-type', '/endpoints/operations/listGifs/envelope/fields/links/fields/self'],
+    ]);
+    // A list paged by cursor has no previous page nor a page count: their required fields get no value.
+    expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }', 'cursor, link: true')))).toEqual([
+      ['envelope-field-unfilled', '/endpoints/operations/listGifs/envelope/fields/links/fields/prev'],
+    ]);
+  });
+
   it('envelope on a delete or a custom operation is misplaced-option', () => {
     const text = spec(GIPHY_ENVELOPE, '    delGif: { method: DELETE, path: "/gifs/{id}", action: delete, resource: Gif, envelope: none }\n');
     expect(found(text)).toEqual([['misplaced-option', '/endpoints/operations/delGif/envelope']]);

@@ -653,7 +653,8 @@ export const newShapesSpec = fc
     errorBody: fc.constantFrom('problem', 'string-code', 'integer-code', 'nested', 'nested-status'),
     // the list's own envelope whose `next` (the cursor) is an optional non-nullable string, left out on the last
     // page: at the top or nested (Kubernetes' metadata.continue); taken only where the list pages by cursor
-    listEnvelope: fc.constantFrom(undefined, 'top', 'nested'),
+    // page: 'links', JSON:API's links and a page count, taken only where the list answers a bare array by page number
+    listEnvelope: fc.constantFrom(undefined, 'top', 'nested', 'links'),
     mediaType: opt(fc.constant('application/vnd.example.error+json')),
     eventBody: fc.constantFrom(undefined, 'raw', 'envelope'),
     examples: opt(fc.tuple(exampleText, exampleText)),
@@ -712,15 +713,29 @@ export const newShapesSpec = fc
         resource: 'Item',
         paging: g.paging,
         envelope:
-          g.listEnvelope === undefined || !pagesByCursor(g.paging)
-            ? undefined
-            : g.listEnvelope === 'top'
-              ? { data: 'result', fields: { continue: { type: 'string', optional: true } }, next: 'continue' }
-              : {
+          g.listEnvelope === 'links'
+            ? g.paging !== undefined && 'style' in g.paging && g.paging.style === 'page' && 'body' in g.paging && g.paging.body === 'array'
+              ? {
                   data: 'result',
-                  fields: { metadata: { type: 'object', optional: true, fields: { continue: { type: 'string', optional: true } } } },
-                  next: 'metadata.continue',
-                },
+                  fields: {
+                    links: { type: 'object', fields: { self: { type: 'uri' }, next: { type: 'uri', nullable: true }, prev: { type: 'uri', nullable: true } } },
+                    meta: { type: 'object', fields: { pages: { type: 'integer' } } },
+                  },
+                  pages: 'meta.pages',
+                  self_link: 'links.self',
+                  next_link: 'links.next',
+                  previous_link: 'links.prev',
+                }
+              : undefined
+            : g.listEnvelope === undefined || !pagesByCursor(g.paging)
+              ? undefined
+              : g.listEnvelope === 'top'
+                ? { data: 'result', fields: { continue: { type: 'string', optional: true } }, next: 'continue' }
+                : {
+                    data: 'result',
+                    fields: { metadata: { type: 'object', optional: true, fields: { continue: { type: 'string', optional: true } } } },
+                    next: 'metadata.continue',
+                  },
       }),
     };
     if (g.read) operations.readItem = { method: 'GET', path: '/items/{id}', action: 'read', resource: 'Item' };

@@ -38,3 +38,12 @@ it('a request envelope added, renamed or removed is breaking (request-envelope-c
   expect(codes(wrap('book'), () => undefined).map((c) => c[0])).toEqual(['request-envelope-changed']);
   expect(codes(wrap('book'), wrap('book'))).toEqual([]);
 });
+
+it("a page's address moved from one envelope value to another (next_link to previous_link) is breaking", () => {
+  const meta = { status: { type: 'integer' }, link: { type: 'uri', nullable: true, optional: true } };
+  const linked = (source: string) => (d: Doc) => {
+    d.endpoints.operations.getBook!.envelope = { ...envelope(meta), [source]: 'meta.link' };
+  };
+  expect(diffEdits(linked('next_link'), linked('next_link')).changes).toEqual([]);
+  expect(diffEdits(linked('next_link'), linked('previous_link')).changes.map((c) => [c.code, c.impact])).toEqual([['envelope-changed', 'breaking']]);
+});

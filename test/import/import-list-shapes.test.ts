@@ -1,5 +1,5 @@
 // Common frameworks' list shapes (test/fixtures/list-shapes, documents written for these tests) imported as list
-// actions, never custom operations (issue 26; docs/import.md, "Lists"). Each document's import is compared with its
+// actions, never custom operations (issue 26; docs/import.md, "Lists" and "Response envelopes"). Each document's import is compared with its
 // golden spec (UPDATE_GOLDEN=1 rewrites them); test/import/import-prism-proxy.test.ts serves each import and passes
 // the contract tester's traffic through Prism's validation proxy built from the document.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,12 +31,37 @@ const LISTS: Record<string, Record<string, unknown>> = {
   'fastapi-page': { style: 'page', total: 'total', members: { page: 'page', size: 'size', pages: 'pages' }, params: { limit: 'size' } },
 };
 
+/** Lists whose page is in a response envelope (docs/format.md, "Response envelopes"): the envelope each one reads. */
+const ENVELOPED: Record<string, { paging: Record<string, unknown>; envelope: Record<string, unknown> }> = {
+  // { data, pagination: { page, per_page, total, total_pages } }: its page count an envelope value (`pages`).
+  'data-pagination': {
+    paging: { style: 'page', body: 'array' },
+    envelope: { data: 'data', total: 'pagination.total', limit: 'pagination.per_page', page: 'pagination.page', pages: 'pagination.total_pages' },
+  },
+  // JSON:API's { data, links: { self, next, prev }, meta: { total } }, paged by page[number] and page[size]: the
+  // pages' whole addresses are envelope values (self_link, next_link, previous_link).
+  jsonapi: {
+    paging: { style: 'page', body: 'array', params: { page: 'page[number]', limit: 'page[size]' } },
+    envelope: { data: 'data', total: 'meta.total', self_link: 'links.self', next_link: 'links.next', previous_link: 'links.prev' },
+  },
+};
+
 describe('common list shapes import as list actions', () => {
   for (const [name, paging] of Object.entries(LISTS)) {
     it(`${name}: GET /articles is a list of Article, paged as its answer says`, async () => {
       const r = await importOpenApiFile(join(DIR, `${name}.openapi.yaml`), { specFile: `${name}.servicespec.yaml` });
       expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
       expect(r.document!.endpoints!.operations!.listArticles).toMatchObject({ action: 'list', resource: 'Article', paging });
+      expect(r.compiled?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      golden(`${name}.servicespec.yaml`, r.text!);
+    });
+  }
+  // Until 2026-11-29 both were custom operations (501 served): the format's envelope had no page count or addresses.
+  for (const [name, { paging, envelope }] of Object.entries(ENVELOPED)) {
+    it(`${name}: GET /articles is a list of Article in its envelope`, async () => {
+      const r = await importOpenApiFile(join(DIR, `${name}.openapi.yaml`), { specFile: `${name}.servicespec.yaml` });
+      expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
+      expect(r.document!.endpoints!.operations!.listArticles).toMatchObject({ action: 'list', resource: 'Article', paging, envelope });
       expect(r.compiled?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       golden(`${name}.servicespec.yaml`, r.text!);
     });

@@ -71,6 +71,37 @@ endpoints:
           kind: { type: string, optional: true }
           metadata: { type: object, optional: true, fields: { continue: { type: string, optional: true }, resourceVersion: { type: string, optional: true } } }
         next: metadata.continue
+    jsonapi:
+      method: GET
+      path: /j/gifs
+      action: list
+      resource: Gif
+      paging: { style: page, body: array, params: { page: 'page[number]', limit: 'page[size]' } }
+      envelope:
+        data: data
+        fields:
+          links: { type: object, fields: { self: { type: uri }, first: { type: uri }, next: { type: uri, nullable: true }, prev: { type: uri, nullable: true } } }
+          meta: { type: object, fields: { total: { type: integer }, pages: { type: integer } } }
+        total: meta.total
+        pages: meta.pages
+        self_link: links.self
+        first_link: links.first
+        next_link: links.next
+        previous_link: links.prev
+    skipped:
+      method: GET
+      path: /o/gifs
+      action: list
+      resource: Gif
+      paging: { style: offset, body: array }
+      envelope: { data: data, fields: { meta: { type: object, fields: { first: { type: string }, next: { type: string, optional: true }, previous: { type: string, nullable: true } } } }, first_link: meta.first, next_link: meta.next, previous_link: meta.previous }
+    tokens:
+      method: GET
+      path: /t/gifs
+      action: list
+      resource: Gif
+      paging: { body: array, link: true }
+      envelope: { data: data, fields: { meta: { type: object, fields: { url: { type: string }, first_page_url: { type: string }, next_page_url: { type: string, nullable: true } } } }, self_link: meta.url, first_link: meta.first_page_url, next_link: meta.next_page_url }
 authentication:
   default: none
 errors:
@@ -160,6 +191,52 @@ for (const fastPaths of [true, false]) {
       expect(typeof r.body.next).toBe('string');
       const last = await service.call('GET', `/c/gifs?limit=3&cursor=${encodeURIComponent(r.body.next)}`);
       expect(last.body).toEqual({ results: [expect.objectContaining({ title: 'd' })], ok: true, next: null, size: 3, meta: { api: 'v2' } });
+    });
+
+    it("JSON:API's links and meta: this page's, the first, next and previous pages' whole addresses, the total and the page count", async () => {
+      const base = `http://${new URL(service.url).host}`;
+      const r = await service.call('GET', '/j/gifs?page%5Bsize%5D=3');
+      expect(r.status).toBe(200);
+      expect(r.body.data).toHaveLength(3);
+      expect(r.body.links).toEqual({
+        self: `${base}/j/gifs?page%5Bsize%5D=3`,
+        first: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
+        next: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`,
+        prev: null,
+      });
+      expect(r.body.meta).toEqual({ total: 4, pages: 2 });
+      const last = await service.call('GET', '/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2');
+      expect(last.body.data).toHaveLength(1);
+      expect(last.body.links).toEqual({
+        self: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`,
+        first: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
+        next: null,
+        prev: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
+      });
+    });
+
+    it('an offset list: the first page at offset 0, the previous one moved back; an optional next left out on the last page', async () => {
+      const base = `http://${new URL(service.url).host}`;
+      const r = await service.call('GET', '/o/gifs?offset=1&limit=2');
+      expect(r.body.meta).toEqual({
+        first: `${base}/o/gifs?offset=0&limit=2`,
+        next: `${base}/o/gifs?offset=3&limit=2`,
+        previous: `${base}/o/gifs?offset=0&limit=2`,
+      });
+      const last = await service.call('GET', '/o/gifs?offset=3&limit=2');
+      expect(last.body.meta).toEqual({ first: `${base}/o/gifs?offset=0&limit=2`, previous: `${base}/o/gifs?offset=1&limit=2` });
+    });
+
+    it('a cursor list: its first page asked with no cursor, its next one with the next cursor (as in the Link header)', async () => {
+      const base = `http://${new URL(service.url).host}`;
+      const r = await service.call('GET', '/t/gifs?limit=3');
+      expect(r.body.meta.url).toBe(`${base}/t/gifs?limit=3`);
+      expect(r.body.meta.first_page_url).toBe(`${base}/t/gifs?limit=3`);
+      const link = /^<([^>]*)>; rel="next"$/.exec(r.headers.get('link') ?? '')![1]!;
+      expect(r.body.meta.next_page_url).toBe(`${base}${link}`);
+      const last = await service.call('GET', link);
+      expect(last.body.meta.next_page_url).toBeNull();
+      expect(last.body.meta.first_page_url).toBe(`${base}/t/gifs?limit=3`);
     });
 
     it('envelope: none answers bare, and a delete answers no body', async () => {

@@ -1170,9 +1170,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const members = paging.body === 'envelope' && paging.members !== undefined ? createPageMembers(paging.members, firstPage) : undefined;
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
   const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
-  const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total') ?? false;
+  // The page count is the total's too: the total is read for either.
+  const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total' || v.source === 'pages') ?? false;
   // What an enveloped list answer carries of its page (undefined without an envelope: nothing is made per request).
-  const listValues = (page: ListPage, count: number, next: [string, string] | null): EnvelopeListValues | undefined =>
+  const listValues = (page: ListPage, count: number, next: [string, string] | null, request: FastifyRequest): EnvelopeListValues | undefined =>
     envelope && {
       total: page.total,
       count,
@@ -1180,6 +1181,11 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       limit: page.limit,
       page: getPageNumber(page, firstPage),
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
+      pages: Math.ceil(page.total / page.limit),
+      selfLink: wholeAddress(request, request.url),
+      firstLink: pageAddress(request, firstPosition()),
+      nextLink: pageAddress(request, next),
+      previousLink: pageAddress(request, previousPosition(page)),
     };
   // The paging parameters by the names the spec gives them (paging.params), else the format's.
   const sizeName = getPagingParamName(paging, 'limit');
@@ -1212,20 +1218,30 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.style === 'page') return [pageName, String(getPageNumber(page, firstPage) - 1)];
     return null;
   };
-  // Another page's address relative to this request's: its path and query, one value changed.
-  const pageReference = (request: FastifyRequest, position: [string, string]): string => {
+  // What the first page is asked with (an envelope's first_link): the first offset or page number; a cursor left out.
+  const firstPosition = (): [string, string | undefined] => {
+    if (paging.style === 'offset') return [offsetName, '0'];
+    if (paging.style === 'page') return [pageName, String(firstPage)];
+    return [cursorName, undefined];
+  };
+  // Another page's address relative to this request's: its path and query, one value changed (or left out).
+  const pageReference = (request: FastifyRequest, position: [string, string | undefined]): string => {
     const at = request.url.indexOf('?');
     const params = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
-    params.set(position[0], position[1]);
-    return `${requestPath(request)}?${params.toString()}`;
+    if (position[1] === undefined) params.delete(position[0]);
+    else params.set(position[0], position[1]);
+    const query = params.toString();
+    return query === '' ? requestPath(request) : `${requestPath(request)}?${query}`;
+  };
+  // A reference made whole: the request's scheme and Host before it; the reference alone for a request naming no host.
+  const wholeAddress = (request: FastifyRequest, reference: string): string => {
+    const host = request.host;
+    return host ? `${request.protocol}://${host}${reference}` : reference;
   };
   // paging.next_link and previous_link: a whole address (Django REST Framework's next and previous), the
   // request's scheme and Host before the reference; the reference alone for a request that names no host.
-  const pageAddress = (request: FastifyRequest, position: [string, string] | null): string | null => {
-    if (position === null) return null;
-    const host = request.host;
-    return host ? `${request.protocol}://${host}${pageReference(request, position)}` : pageReference(request, position);
-  };
+  const pageAddress = (request: FastifyRequest, position: [string, string | undefined] | null): string | null =>
+    position === null ? null : wholeAddress(request, pageReference(request, position));
   // RFC 8288: the next page's address as a reference relative to this request's.
   const setLink = (request: FastifyRequest, reply: FastifyReply, next: [string, string] | null) => {
     if (!paging.link || next === null) return;
@@ -1246,7 +1262,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     else for (let i = 0; i < count; i++) items[i] = present(resource, addressed(page.rows[i]!, request));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
-    if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next));
+    if (paging.body === 'array') return sendAnswer(request, reply, route.successStatus, items, listValues(page, count, next, request));
     // paging.constants first, as Stripe writes `object` ahead of `data`.
     const body: Record<string, unknown> = { ...paging.constants, [paging.items]: items };
     // next_optional: left out on the last page rather than null.
@@ -1257,7 +1273,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.nextLink !== undefined) body[paging.nextLink] = pageAddress(request, next);
     if (paging.previousLink !== undefined) body[paging.previousLink] = pageAddress(request, previousPosition(page));
     if (members !== undefined) Object.assign(body, members(page, count));
-    return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next));
+    return sendAnswer(request, reply, route.successStatus, body, listValues(page, count, next, request));
   };
   // The page as JSON.stringify would write the answer above, from rows whose JSON values are their stored text.
   const itemsKey =
@@ -1286,7 +1302,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       if (members !== undefined) text += `,${JSON.stringify(members(page, count)).slice(1, -1)}`;
       text += '}';
     }
-    return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next));
+    return sendAnswer(request, reply.type(getAnswerType(reply)), route.successStatus, text, listValues(page, count, next, request));
   };
   // Reads a non-negative (or, with min 1, positive) integer parameter; undefined when left out or invalid.
   const readCount = (query: Record<string, unknown>, name: string, min: number, invalid: InvalidParameter[]): number | undefined => {
