@@ -2265,6 +2265,8 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   // carry (Spring's sort and pageable.paged, Laravel's path and first_page_url), said only when the page is read.
   const members: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
   const dropped: { item: string; pointer: string }[] = [];
+  // Members of an object page that no paging key carries: the list is then custom, and they are named.
+  const unread: { name: string; pointer: string }[] = [];
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
@@ -2348,9 +2350,15 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         nextOptional = !required && f.nullable !== true && !types.includes('null');
       } else if (types.includes('integer') && total === undefined) total = name;
       else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
-      else return {};
+      else unread.push({ name, pointer: p });
     }
     if (items === undefined) return {};
+    // A list of one resource beside members no paging key carries (Twilio's `meta: { page, first_page_url, … }`):
+    // custom, saying which and where (it was read as no response envelope either: docs/import.md).
+    if (unread.length > 0)
+      return {
+        reason: `its answer holds ${resource} objects in \`${items}\`, beside ${unread.map((u) => `\`${u.name}\` (${u.pointer})`).join(', ')}, which no paging key carries (a page holds its objects, a next cursor, a total, has_more, constants, url, the neighbouring pages' addresses and paging.members) and no response envelope value fills${cursorBesidePage(src)}`,
+      };
   }
   const names = new Set(src.params.filter(({ p }) => p.in === 'query').map(({ p }) => String(p.name)));
   const responses = isObject(src.op.responses) ? src.op.responses : {};
@@ -2466,6 +2474,22 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   if (Object.keys(paging).length > 0) out.paging = paging;
   if (next !== undefined && nextOptional) out.nextOptional = true;
   return out;
+}
+
+/**
+ * Where a list takes a cursor beside a page number (Twilio's `PageToken` and `Page`, names compared in any case,
+ * without \`_\` and \`-\`), what the format cannot say of it, with both parameters' pointers; else nothing.
+ */
+function cursorBesidePage(src: OpSource): string {
+  const plain = (n: string) => n.toLowerCase().replace(/[_-]/g, '');
+  const of = (role: PagingRole) => {
+    const aliases = new Set(PAGING_ALIASES[role].map(plain));
+    return src.params.find(({ p }) => p.in === 'query' && aliases.has(plain(String(p.name))));
+  };
+  const cursor = of('cursor');
+  const page = of('page');
+  if (cursor === undefined || page === undefined) return '';
+  return `; and it takes \`${String(cursor.p.name)}\` (${cursor.pointer}), a position the service issues, beside \`${String(page.p.name)}\` (${page.pointer}), a page number: a list pages by one position (paging.style), so a page number carried beside a cursor, and a previous page's address on a list paged by a cursor, cannot be said`;
 }
 
 /** A query parameter of an operation by name, with its schema read through references; undefined when it takes none. */
@@ -2831,7 +2855,10 @@ function inferAction(
       break;
     }
   }
-  return { action: 'custom', reason: whyCustom(ctx, src, success, response, request, pathParams, single, one, extraRequestFields) };
+  const why = whyCustom(ctx, src, success, response, request, pathParams, single, one, extraRequestFields);
+  // A list under a parameter (Twilio's /Exports/{ResourceType}/Days) whose answer is no page the format says: that too.
+  const listWhy = src.method === 'GET' && scoped && success.schema !== undefined ? pageOf(ctx, src, success, response).reason : undefined;
+  return { action: 'custom', reason: listWhy !== undefined && listWhy !== why ? `${why}; besides, ${listWhy}` : why };
 }
 
 /**

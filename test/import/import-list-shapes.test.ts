@@ -5,7 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importOpenApiFile } from '../../src/import/import-openapi.js';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { OPENAPI_FIXTURES } from '../export/helpers.js';
 
 const DIR = new URL('../fixtures/list-shapes/', import.meta.url).pathname;
 const GOLDEN = join(DIR, 'golden');
@@ -66,4 +67,63 @@ describe('common list shapes import as list actions', () => {
       golden(`${name}.servicespec.yaml`, r.text!);
     });
   }
+});
+
+// A list the format cannot say stays custom, and the import says why, naming each member and parameter it could not
+// carry by its pointer (issue 26, item 8). Until 2026-11-29 it said only "its response is not one of the resources".
+describe('a list shape the format cannot say is custom, said at its pointers', () => {
+  it("Twilio's { days: [...], meta: { page, first_page_url, … } } paged by PageToken beside Page", async () => {
+    const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'twilio-bulkexports-v1.yaml'));
+    const said = r.diagnostics.find((d) => d.code === 'import-custom-operation' && d.message.includes('`ListDay`'))!.message;
+    const at = '/paths/~1v1~1Exports~1{ResourceType}~1Days/get';
+    expect(said).toContain(`beside \`meta\` (${at}/responses/200/content/application~1json/schema/properties/meta), which no paging key carries`);
+    expect(said).toContain(`it takes \`PageToken\` (${at}/parameters/3), a position the service issues, beside \`Page\` (${at}/parameters/2), a page number`);
+  });
+
+  it('a page holding a member of its own beside its objects', async () => {
+    const doc = {
+      openapi: '3.0.3',
+      info: { title: 'Notes', version: '1' },
+      paths: {
+        '/notes': {
+          get: {
+            operationId: 'listNotes',
+            responses: {
+              '200': {
+                description: 'A page',
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      properties: {
+                        notes: { type: 'array', items: { $ref: '#/components/schemas/Note' } },
+                        debug: { type: 'object', properties: { took: { type: 'number' } } },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          post: {
+            operationId: 'createNote',
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } },
+            responses: { '201': { description: 'Made', content: { 'application/json': { schema: { $ref: '#/components/schemas/Note' } } } } },
+          },
+        },
+      },
+      components: { schemas: { Note: { type: 'object', required: ['id'], properties: { id: { type: 'string', readOnly: true }, text: { type: 'string' } } } } },
+    };
+    const r = await importOpenApiDocument(doc);
+    expect(r.document!.endpoints!.operations!.listNotes!.action).toBe('custom');
+    const said = r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => [d.pointer, d.message]);
+    expect(said).toEqual([
+      [
+        '/paths/~1notes/get',
+        expect.stringContaining(
+          'its answer holds Note objects in `notes`, beside `debug` (/paths/~1notes/get/responses/200/content/application~1json/schema/properties/debug)',
+        ),
+      ],
+    ]);
+  });
 });
