@@ -2127,11 +2127,24 @@ const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, 
 
 /** The names each paging role goes by in APIs, the format's first (docs/import.md, "Lists"): the first one taken wins. */
 const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
-  // JSON:API's page[…] family too (its recommended names: page[number] and page[size], page[offset] and page[limit]).
+  // JSON:API's page[…] family too (its recommended names: page[number] and page[size], page[offset] and page[limit]),
+  // and Strapi's pagination[…] (pagination[page] and pagination[pageSize], pagination[start] and pagination[limit]).
   cursor: [LIST_PARAMS.cursor, 'continue', 'page_token', 'pageToken', 'starting_after', 'next_token', 'nextToken', 'page_info', 'page[cursor]'],
-  offset: [LIST_PARAMS.offset, 'skip', 'page[offset]'],
-  page: [LIST_PARAMS.page, 'page_number', 'pageNumber', 'page[number]'],
-  limit: [LIST_PARAMS.limit, LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'max_results', 'maxResults', 'page[size]', 'page[limit]'],
+  offset: [LIST_PARAMS.offset, 'skip', 'page[offset]', 'pagination[start]'],
+  page: [LIST_PARAMS.page, 'page_number', 'pageNumber', 'page[number]', 'pagination[page]'],
+  limit: [
+    LIST_PARAMS.limit,
+    LIST_PARAMS.perPage,
+    'page_size',
+    'pageSize',
+    'perPage',
+    'max_results',
+    'maxResults',
+    'page[size]',
+    'page[limit]',
+    'pagination[pageSize]',
+    'pagination[limit]',
+  ],
 };
 
 /** Boolean page fields that say whether objects follow the page (paging.has_more). */
@@ -2212,7 +2225,7 @@ function pageMemberRoleOf(name: string, f: Json): PageMemberRole | undefined {
 }
 
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
-const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'page[size]']);
+const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'page[size]', 'pagination[pageSize]']);
 
 /** The `maximum` of a GET's page size query parameter (`limit`, `per_page`, …), when it states one. */
 function pageSizeMaximum(ctx: Ctx, src: OpSource): number | undefined {

@@ -39,6 +39,18 @@ const ENVELOPED: Record<string, { paging: Record<string, unknown>; envelope: Rec
     paging: { style: 'page', body: 'array' },
     envelope: { data: 'data', total: 'pagination.total', limit: 'pagination.per_page', page: 'pagination.page', pages: 'pagination.total_pages' },
   },
+  // Strapi's { data, meta: { pagination: { page, pageSize, pageCount, total } } }, paged by pagination[page] and
+  // pagination[pageSize] (before 2026-11-29 a list of style none: the parameters checked, never used).
+  strapi: {
+    paging: { style: 'page', body: 'array', params: { page: 'pagination[page]', limit: 'pagination[pageSize]' } },
+    envelope: {
+      data: 'data',
+      total: 'meta.pagination.total',
+      limit: 'meta.pagination.pageSize',
+      page: 'meta.pagination.page',
+      pages: 'meta.pagination.pageCount',
+    },
+  },
   // JSON:API's { data, links: { self, next, prev }, meta: { total } }, paged by page[number] and page[size]: the
   // pages' whole addresses are envelope values (self_link, next_link, previous_link).
   jsonapi: {

@@ -254,7 +254,7 @@ const OWN: Record<string, string> = {
   'drf-books.openapi.yaml': new URL('../tester/fixtures/drf-books.openapi.yaml', import.meta.url).pathname,
   // List shapes of common frameworks (test/fixtures/list-shapes, our own documents): each list imported as a list.
   ...Object.fromEntries(
-    ['array-link-total', 'data-pagination', 'drf-page', 'fastapi-page', 'jsonapi'].map((name) => [
+    ['array-link-total', 'data-pagination', 'drf-page', 'fastapi-page', 'jsonapi', 'strapi'].map((name) => [
       `${name}.openapi.yaml`,
       new URL(`../fixtures/list-shapes/${name}.openapi.yaml`, import.meta.url).pathname,
     ]),
