@@ -2996,6 +2996,67 @@ function pathParamsInRequest(ctx: Ctx, src: OpSource, request: ShapeSpec): Shape
   return { ...request, fields };
 }
 
+/** Envelope fields said unwritten, by pointer: an envelope several operations share is said once. */
+const unwrittenSaid = new WeakMap<Ctx, Set<string>>();
+
+/**
+ * An envelope's optional fields no value fills (JSON:API's `links.last`, Kubernetes' `metadata.resourceVersion`):
+ * the service never writes them, which the document allows; said once each, at the field (import-approximated).
+ */
+function sayUnwritten(ctx: Ctx, operation: string, envelope: EnvelopeSpec, success: ReturnType<typeof successOf>): void {
+  if (success.schema === undefined) return;
+  const filled = new Set<string>();
+  for (const source of ENVELOPE_SOURCES) {
+    const path = envelope[source];
+    if (path === undefined) continue;
+    const parts = path.split('.');
+    for (let i = 1; i <= parts.length; i++) filled.add(parts.slice(0, i).join('.'));
+  }
+  let said = unwrittenSaid.get(ctx);
+  if (!said) unwrittenSaid.set(ctx, (said = new Set()));
+  // The property's own place in the document: through references and an allOf's members (Kubernetes' metadata,
+  // `allOf: [$ref ListMeta]`), where the pointer resolves.
+  const property = (node: unknown, pointer: string, name: string): { node: unknown; pointer: string } | undefined => {
+    const r = resolve(ctx, node, pointer);
+    if (!isObject(r.node)) return undefined;
+    const at = r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer;
+    if (isObject(r.node.properties) && Object.hasOwn(r.node.properties, name))
+      return { node: r.node.properties[name], pointer: joinPointer(joinPointer(at, 'properties'), name) };
+    const all = Array.isArray(r.node.allOf) ? r.node.allOf : [];
+    for (let i = 0; i < all.length; i++) {
+      const found = property(all[i], joinPointer(joinPointer(at, 'allOf'), i), name);
+      if (found) return found;
+    }
+    return undefined;
+  };
+  const walk = (fields: Record<string, FieldSpec>, node: unknown, pointer: string, prefix: string) => {
+    for (const [name, f] of Object.entries(fields)) {
+      const path = prefix + name;
+      const found = property(node, pointer, name);
+      const at = found?.pointer ?? joinPointer(joinPointer(pointer, 'properties'), name);
+      if (filled.has(path)) {
+        if (f.type === 'object' && f.fields) walk(f.fields, found?.node, at, `${path}.`);
+        continue;
+      }
+      // A required one no value fills was refused by toEnvelope: only an optional one is left (a constant, a member
+      // of one value, is written on every answer).
+      if (f.optional !== true || f.default !== undefined || said.has(at)) continue;
+      said.add(at);
+      report(
+        ctx,
+        'import-approximated',
+        {
+          item: `operation ${operation}: the envelope's \`${path}\``,
+          as: 'an optional field the service never writes',
+          reason: 'no value the runtime knows fills it (docs/format.md, "Response envelopes"), so every answer leaves it out, as the document allows',
+        },
+        at,
+      );
+    }
+  };
+  walk(envelope.fields ?? {}, success.schema, success.pointer ?? '', '');
+}
+
 /** Why an operation is not a resource action, as precisely as the document lets us say. */
 function whyCustom(
   ctx: Ctx,
@@ -3627,6 +3688,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         if (envelope) {
           enveloped.set(src.id, envelope);
           forgetConstantApproximations(ctx, prepare.whole.success, envelope);
+          sayUnwritten(ctx, src.id, envelope, prepare.whole.success);
           if (prepare.candidate.optional)
             report(
               ctx,

@@ -139,3 +139,16 @@ describe('a list shape the format cannot say is custom, said at its pointers', (
     ]);
   });
 });
+
+// An envelope's optional field no value fills is never written: said at the field, once (issue 26, item 8). Until
+// 2026-11-29 nothing was said: Kubernetes' LeaseList answered without apiVersion, kind and three metadata members.
+it("an envelope's optional fields the service never writes are said at their pointers, once", async () => {
+  const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'kubernetes-coordination-v1.json'));
+  const said = r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('never writes'));
+  const at = '/components/schemas/io.k8s.api.coordination.v1.LeaseList/properties';
+  const meta = '/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta/properties';
+  expect(said.map((d) => d.pointer).sort()).toEqual(
+    [`${at}/apiVersion`, `${at}/kind`, `${meta}/remainingItemCount`, `${meta}/resourceVersion`, `${meta}/selfLink`].sort(),
+  );
+  expect(said[0]!.message).toMatch(/the envelope's `\S+` is imported as an optional field the service never writes/);
+});
