@@ -33,6 +33,7 @@ const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   self_link: ['self', 'self_link', 'selfLink', 'self_url', 'selfUrl'],
   first_link: ['first', 'first_link', 'firstLink', 'first_url', 'firstUrl', 'first_page_url', 'firstPageUrl'],
   next_link: ['next', 'next_link', 'nextLink', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl'],
+  last_link: ['last', 'last_link', 'lastLink', 'last_url', 'lastUrl', 'last_page_url', 'lastPageUrl'],
   previous_link: [
     'prev',
     'previous',
@@ -66,6 +67,7 @@ const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   // ListMeta.selfLink, a plain string, was a path (and is no longer written).
   self_link: ['uri'],
   first_link: ['uri'],
+  last_link: ['uri'],
   next_link: ['uri', 'string'],
   previous_link: ['uri', 'string'],
 };

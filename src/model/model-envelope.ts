@@ -27,10 +27,11 @@ export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSo
   'first_link',
   'next_link',
   'previous_link',
+  'last_link',
 ]);
 
 /** The values that are a page's whole address (JSON:API's links.self, links.next; Twilio's meta.next_page_url). */
-export const LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['self_link', 'first_link', 'next_link', 'previous_link']);
+export const LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['self_link', 'first_link', 'next_link', 'previous_link', 'last_link']);
 
 /** The link values that are null at one end of the list (no next page after the last, none before the first). */
 export const NULLABLE_LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['next_link', 'previous_link']);
@@ -71,6 +72,7 @@ export const ENVELOPE_SOURCE_TYPES: Readonly<Record<EnvelopeSource, 'integer' | 
   first_link: 'string',
   next_link: 'string',
   previous_link: 'string',
+  last_link: 'string',
 };
 
 /** Builds an envelope from the spec (`buildFields` is the model builder's, passed in: the builder imports this module). */
@@ -161,7 +163,7 @@ export function getEnvelopeValues(op: OperationModel, envelope: EnvelopeModel): 
 /**
  * Whether a list of this paging style has the value: `offset` (the objects skipped; 0 for styles answering the first
  * page only), `limit` (the page size used; not for style none), `page` (style page), `next` (style cursor: the next page's cursor).
- * `pages` and `previous_link` (styles page and offset), `first_link` and `next_link` (every style with a next page:
+ * `pages`, `previous_link` and `last_link` (styles page and offset), `first_link` and `next_link` (every style with a next page:
  * not limit or none); `self_link` every style.
  */
 export function listHasValue(style: string, source: EnvelopeSource): boolean {
@@ -176,6 +178,7 @@ export function listHasValue(style: string, source: EnvelopeSource): boolean {
       return style === 'cursor';
     case 'pages':
     case 'previous_link':
+    case 'last_link':
       return style === 'page' || style === 'offset';
     case 'first_link':
     case 'next_link':

@@ -27,6 +27,8 @@ export interface EnvelopeListValues {
   firstLink: string | null;
   nextLink: string | null;
   previousLink: string | null;
+  /** The last page's whole address (the first page's when nothing matches); null where the style has no last page. */
+  lastLink: string | null;
 }
 
 /** Wraps an answer's JSON text (the data) in the envelope. */
@@ -60,6 +62,8 @@ function valueText(source: EnvelopeSource, request: FastifyRequest, status: numb
       return list === undefined ? undefined : JSON.stringify(list.nextLink);
     case 'previous_link':
       return list === undefined ? undefined : JSON.stringify(list.previousLink);
+    case 'last_link':
+      return list === undefined ? undefined : JSON.stringify(list.lastLink);
     default:
       return list === undefined ? undefined : String(list[source]);
   }

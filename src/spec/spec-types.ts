@@ -439,6 +439,7 @@ export const ENVELOPE_SOURCES = [
   'first_link',
   'next_link',
   'previous_link',
+  'last_link',
 ] as const;
 export type EnvelopeSource = (typeof ENVELOPE_SOURCES)[number];
 

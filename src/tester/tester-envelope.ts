@@ -132,8 +132,11 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
       case 'self_link':
       case 'first_link':
       case 'next_link':
-      case 'previous_link': {
-        const problem = pageAddressProblem(ctx, paging, req, v.source, at, items);
+      case 'previous_link':
+      case 'last_link': {
+        const total = e.values.find((x) => x.source === 'total');
+        const t = total ? valueAt(members, total.path) : undefined;
+        const problem = pageAddressProblem(ctx, paging, req, v.source, at, items, Number.isInteger(t) ? (t as number) : undefined);
         if (problem !== undefined) return say(problem);
         break;
       }
@@ -157,9 +160,10 @@ function pageAddressProblem(
   ctx: TestContext,
   paging: Omit<PagingModel, 'declared'>,
   req: TestRequest,
-  source: 'self_link' | 'first_link' | 'next_link' | 'previous_link',
+  source: 'self_link' | 'first_link' | 'next_link' | 'previous_link' | 'last_link',
   at: unknown,
   items: number | undefined,
+  total: number | undefined,
 ): string | undefined {
   const asked = new URL(ctx.client.url(req.path));
   const position =
@@ -194,14 +198,20 @@ function pageAddressProblem(
   if (!numbered) return source === 'first_link' && said !== null ? "the first page's address (no cursor)" : undefined;
   if (source === 'next_link' && Number.isInteger(size) && items !== undefined && items < size) return 'null on a page short of the page size';
   if (source === 'previous_link' && now === firstAt) return 'null on the first page';
+  // The last page: the total over the page size, rounded up (the first page when nothing matches).
+  const before = total !== undefined && Number.isInteger(size) && size > 0 ? Math.max(Math.ceil(total / size), 1) - 1 : undefined;
   const wanted =
-    source === 'first_link'
-      ? String(firstAt)
-      : source === 'next_link'
-        ? String(paging.style === 'offset' ? now + (items ?? 0) : now + 1)
-        : Number.isInteger(size)
-          ? String(paging.style === 'offset' ? Math.max(0, now - size) : now - 1)
-          : undefined;
+    source === 'last_link'
+      ? before === undefined
+        ? undefined
+        : String(paging.style === 'offset' ? before * size : before + firstAt)
+      : source === 'first_link'
+        ? String(firstAt)
+        : source === 'next_link'
+          ? String(paging.style === 'offset' ? now + (items ?? 0) : now + 1)
+          : Number.isInteger(size)
+            ? String(paging.style === 'offset' ? Math.max(0, now - size) : now - 1)
+            : undefined;
   if (wanted === undefined) return undefined;
   return said === wanted || (said === null && wanted === String(firstAt))
     ? undefined

@@ -152,7 +152,7 @@ describe('response envelopes', () => {
   it("a JSON:API page's links and a page count: each held to the type and nullability its value needs", () => {
     // { data, links: { self, first, next, prev }, meta: { total, pages } }, its own on the list (a read has no links).
     const links = (next: string, style = 'page', self = '{ type: uri }') =>
-      `{ style: ${style}, body: array }, envelope: { data: data, fields: { links: { type: object, fields: { self: ${self}, first: { type: uri }, next: ${next}, prev: { type: uri, nullable: true } } }, meta: { type: object, fields: { total: { type: integer }, pages: { type: integer, minimum: 0 } } } }, total: meta.total, pages: meta.pages, self_link: links.self, first_link: links.first, next_link: links.next, previous_link: links.prev }`;
+      `{ style: ${style}, body: array }, envelope: { data: data, fields: { links: { type: object, fields: { self: ${self}, first: { type: uri }, next: ${next}, prev: { type: uri, nullable: true }, last: { type: uri } } }, meta: { type: object, fields: { total: { type: integer }, pages: { type: integer, minimum: 0 } } } }, total: meta.total, pages: meta.pages, self_link: links.self, first_link: links.first, next_link: links.next, previous_link: links.prev, last_link: links.last }`;
     const model = compileSpecText(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }')));
     expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: uri, nullable: true }')))).toEqual([]);
     expect(model.model!.endpoints!.operations.find((o) => o.id === 'listGifs')!.envelope!.values.map((v) => v.source)).toEqual([
@@ -162,6 +162,7 @@ describe('response envelopes', () => {
       'first_link',
       'next_link',
       'previous_link',
+      'last_link',
     ]);
     // Optional and not nullable: left out on the last page, accepted; a string field holds an address too.
     expect(found(spec(GIPHY_ENVELOPE, '', links('{ type: string, optional: true }')))).toEqual([]);

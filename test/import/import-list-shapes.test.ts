@@ -55,7 +55,7 @@ const ENVELOPED: Record<string, { paging: Record<string, unknown>; envelope: Rec
   // pages' whole addresses are envelope values (self_link, next_link, previous_link).
   jsonapi: {
     paging: { style: 'page', body: 'array', params: { page: 'page[number]', limit: 'page[size]' } },
-    envelope: { data: 'data', total: 'meta.total', self_link: 'links.self', next_link: 'links.next', previous_link: 'links.prev' },
+    envelope: { data: 'data', total: 'meta.total', self_link: 'links.self', next_link: 'links.next', previous_link: 'links.prev', last_link: 'links.last' },
   },
 };
 

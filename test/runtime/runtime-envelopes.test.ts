@@ -80,7 +80,7 @@ endpoints:
       envelope:
         data: data
         fields:
-          links: { type: object, fields: { self: { type: uri }, first: { type: uri }, next: { type: uri, nullable: true }, prev: { type: uri, nullable: true } } }
+          links: { type: object, fields: { self: { type: uri }, first: { type: uri }, next: { type: uri, nullable: true }, prev: { type: uri, nullable: true }, last: { type: uri } } }
           meta: { type: object, fields: { total: { type: integer }, pages: { type: integer } } }
         total: meta.total
         pages: meta.pages
@@ -88,6 +88,7 @@ endpoints:
         first_link: links.first
         next_link: links.next
         previous_link: links.prev
+        last_link: links.last
     skipped:
       method: GET
       path: /o/gifs
@@ -203,6 +204,7 @@ for (const fastPaths of [true, false]) {
         first: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
         next: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`,
         prev: null,
+        last: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`,
       });
       expect(r.body.meta).toEqual({ total: 4, pages: 2 });
       const last = await service.call('GET', '/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2');
@@ -212,7 +214,11 @@ for (const fastPaths of [true, false]) {
         first: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
         next: null,
         prev: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=1`,
+        last: `${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`,
       });
+      // Past the end, the last page is still the one holding the last object; with nothing matching, the first.
+      const past = await service.call('GET', '/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=7');
+      expect(past.body.links.last).toBe(`${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`);
     });
 
     it('an offset list: the first page at offset 0, the previous one moved back; an optional next left out on the last page', async () => {

@@ -38,7 +38,7 @@ endpoints:
       envelope:
         data: data
         fields:
-          links: { type: object, fields: { self: { type: uri }, first: { type: uri }, next: { type: uri, nullable: true }, prev: { type: uri, nullable: true } } }
+          links: { type: object, fields: { self: { type: uri }, first: { type: uri }, next: { type: uri, nullable: true }, prev: { type: uri, nullable: true }, last: { type: uri } } }
           meta: { type: object, fields: { total: { type: integer }, pages: { type: integer } } }
         total: meta.total
         pages: meta.pages
@@ -46,6 +46,7 @@ endpoints:
         first_link: links.first
         next_link: links.next
         previous_link: links.prev
+        last_link: links.last
 authentication:
   default: none
 errors:
@@ -98,6 +99,13 @@ const MUTANTS: (Mutant & { actual: string })[] = [
     only: [],
     actual: '`links.prev`',
     response: (r) => rewrite(r, (b) => ({ ...b, links: { ...b.links, prev: b.links.prev ?? b.links.self } })),
+  },
+  {
+    name: "the last page's address naming the first page",
+    caughtBy: 'endpoints.envelope',
+    only: [],
+    actual: '`links.last`',
+    response: (r) => rewrite(r, (b) => ({ ...b, links: { ...b.links, last: (b.meta.pages ?? 0) > 1 ? b.links.first : b.links.last } })),
   },
   {
     name: 'the pages miscounted',

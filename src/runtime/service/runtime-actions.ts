@@ -1171,7 +1171,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
   const envelope = op.envelope ? createEnvelopeWriter(op, op.envelope) : undefined;
   const sendAnswer: Send = envelope ? createEnvelopedSend(envelope) : sendPlainAnswer;
   // The page count is the total's too: the total is read for either.
-  const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total' || v.source === 'pages') ?? false;
+  const envelopeTotal = op.envelope?.values.some((v) => v.source === 'total' || v.source === 'pages' || v.source === 'last_link') ?? false;
+  const linked = new Set(op.envelope?.values.map((v) => v.source));
   // What an enveloped list answer carries of its page (undefined without an envelope: nothing is made per request).
   const listValues = (page: ListPage, count: number, next: [string, string] | null, request: FastifyRequest): EnvelopeListValues | undefined =>
     envelope && {
@@ -1182,10 +1183,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       page: getPageNumber(page, firstPage),
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
       pages: Math.ceil(page.total / page.limit),
-      selfLink: wholeAddress(request, request.url),
-      firstLink: pageAddress(request, firstPosition()),
-      nextLink: pageAddress(request, next),
-      previousLink: pageAddress(request, previousPosition(page)),
+      // The addresses are made only where the envelope has a field for them.
+      selfLink: linked.has('self_link') ? wholeAddress(request, request.url) : '',
+      firstLink: linked.has('first_link') ? pageAddress(request, firstPosition()) : null,
+      nextLink: linked.has('next_link') ? pageAddress(request, next) : null,
+      previousLink: linked.has('previous_link') ? pageAddress(request, previousPosition(page)) : null,
+      lastLink: linked.has('last_link') ? pageAddress(request, lastPosition(page)) : null,
     };
   // The paging parameters by the names the spec gives them (paging.params), else the format's.
   const sizeName = getPagingParamName(paging, 'limit');
@@ -1223,6 +1226,13 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     if (paging.style === 'offset') return [offsetName, '0'];
     if (paging.style === 'page') return [pageName, String(firstPage)];
     return [cursorName, undefined];
+  };
+  // What the last page is asked with (an envelope's last_link: styles offset and page), the first's when nothing matches.
+  const lastPosition = (page: ListPage): [string, string] | null => {
+    const before = Math.max(Math.ceil(page.total / page.limit), 1) - 1;
+    if (paging.style === 'offset') return [offsetName, String(before * page.limit)];
+    if (paging.style === 'page') return [pageName, String(before + firstPage)];
+    return null;
   };
   // Another page's address relative to this request's: its path and query, one value changed (or left out).
   const pageReference = (request: FastifyRequest, position: [string, string | undefined]): string => {
