@@ -13,6 +13,8 @@ import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PagingModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
+import { getPagePosition, getUnaskedParameter } from './tester-page-address.js';
+import { getPageSize } from '../model/model-lookup.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 
 /** Replaces an enveloped success answer's body by its data field, keeping the whole answer as `envelope`. */
@@ -136,7 +138,16 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
       case 'last_link': {
         const total = e.values.find((x) => x.source === 'total');
         const t = total ? valueAt(members, total.path) : undefined;
-        const problem = pageAddressProblem(ctx, paging, req, v.source, at, items, Number.isInteger(t) ? (t as number) : undefined);
+        const problem = pageAddressProblem(
+          ctx,
+          paging,
+          req,
+          v.source,
+          at,
+          items,
+          Number.isInteger(t) ? (t as number) : undefined,
+          getPageSize(ctx.model, o).default,
+        );
         if (problem !== undefined) return say(problem);
         break;
       }
@@ -164,18 +175,10 @@ function pageAddressProblem(
   at: unknown,
   items: number | undefined,
   total: number | undefined,
+  defaultSize: number | undefined,
 ): string | undefined {
-  const asked = new URL(ctx.client.url(req.path));
-  const position =
-    paging.style === 'offset'
-      ? getPagingParamName(paging, 'offset')
-      : paging.style === 'page'
-        ? getPagingParamName(paging, 'page')
-        : getPagingParamName(paging, 'cursor');
-  const sizeName = getPagingParamName(paging, 'limit');
-  const firstAt = paging.style === 'page' ? getFirstPage(paging) : 0;
-  const now = Number(asked.searchParams.get(position) ?? firstAt);
-  const size = Number(asked.searchParams.get(sizeName) ?? Number.NaN);
+  const where = getPagePosition(ctx, paging, req);
+  const { asked, position, firstAt, now, size } = where;
   const numbered = paging.style === 'offset' || paging.style === 'page';
   // A next page's address is null on the last page, which a full page may be too.
   if (at === null) {
@@ -191,8 +194,8 @@ function pageAddressProblem(
     return 'a whole address (a scheme and a host)';
   }
   if (url.pathname !== asked.pathname) return `an address of the list's path ${asked.pathname}`;
-  for (const [name, value] of asked.searchParams)
-    if (name !== position && url.searchParams.get(name) !== value) return `an address asking ${name}=${value} as the request did`;
+  const unasked = getUnaskedParameter(where, url, defaultSize);
+  if (unasked !== undefined) return `an address asking ${unasked[0]}=${unasked[1]} as the request did`;
   const said = url.searchParams.get(position);
   if (source === 'self_link') return said === asked.searchParams.get(position) ? undefined : `this page's address (${position} as the request asked it)`;
   if (!numbered) return source === 'first_link' && said !== null ? "the first page's address (no cursor)" : undefined;

@@ -10,6 +10,7 @@ import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
+import { getPagePosition, getUnaskedParameter } from './tester-page-address.js';
 import { errorHeadersMismatch, hasErrorHeaders, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -47,14 +48,8 @@ function pageLinksMismatch(
   defaultSize: number | undefined,
 ): string | undefined {
   if (paging.nextLink === undefined && paging.previousLink === undefined) return undefined;
-  const asked = new URL(ctx.client.url(req.path));
-  const sizeName = getPagingParamName(paging, 'limit');
-  const position =
-    paging.style === 'offset'
-      ? getPagingParamName(paging, 'offset')
-      : paging.style === 'page'
-        ? getPagingParamName(paging, 'page')
-        : getPagingParamName(paging, 'cursor');
+  const where = getPagePosition(ctx, paging, req);
+  const { asked, position, size, firstAt, now } = where;
   const read = (field: string): URL | string | null => {
     const v = page[field];
     if (v === null) return null;
@@ -66,14 +61,10 @@ function pageLinksMismatch(
       return `${field} ${JSON.stringify(v)}, not a whole address (a scheme and a host)`;
     }
     if (at.pathname !== asked.pathname) return `${field} ${JSON.stringify(v)}, not an address of the list's path ${asked.pathname}`;
-    for (const [name, value] of asked.searchParams)
-      if (name !== position && (name !== sizeName || at.searchParams.has(name) || value !== String(defaultSize)) && at.searchParams.get(name) !== value)
-        return `${field} ${JSON.stringify(v)}, which does not ask ${name}=${value} as the request did`;
+    const unasked = getUnaskedParameter(where, at, defaultSize);
+    if (unasked !== undefined) return `${field} ${JSON.stringify(v)}, which does not ask ${unasked[0]}=${unasked[1]} as the request did`;
     return at;
   };
-  const size = Number(asked.searchParams.get(sizeName) ?? Number.NaN);
-  const firstAt = paging.style === 'page' ? getFirstPage(paging) : 0;
-  const now = Number(asked.searchParams.get(position) ?? firstAt);
   if (paging.nextLink !== undefined) {
     const next = read(paging.nextLink);
     if (typeof next === 'string') return next;
