@@ -14,21 +14,11 @@ export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', '
 /** The actions whose request body a `request_envelope` wraps: those taking the resource's fields. */
 export const REQUEST_ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['create', 'update', 'replace', 'transition']);
 
+/** The values every answer has; the others (ENVELOPE_SOURCES' rest) only a list's, and every other answer leaves their fields out. */
+const EVERY_ANSWER_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['status', 'status_text', 'request_id']);
+
 /** The values only a list answer has; every other answer leaves their fields out. */
-export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>([
-  'total',
-  'count',
-  'offset',
-  'limit',
-  'page',
-  'next',
-  'pages',
-  'self_link',
-  'first_link',
-  'next_link',
-  'previous_link',
-  'last_link',
-]);
+export const LIST_ONLY_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(ENVELOPE_SOURCES.filter((s) => !EVERY_ANSWER_SOURCES.has(s)));
 
 /** The values that are a page's whole address (JSON:API's links.self, links.next; Twilio's meta.next_page_url). */
 export const LINK_SOURCES: ReadonlySet<EnvelopeSource> = new Set<EnvelopeSource>(['self_link', 'first_link', 'next_link', 'previous_link', 'last_link']);
