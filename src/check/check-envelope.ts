@@ -22,7 +22,10 @@ import { suggestion } from '../diagnostics/diagnostics-suggest.js';
 
 type Report = <C extends DiagnosticCode>(code: C, params: DiagnosticParams<C>, pointer: string) => void;
 
-export function checkEnvelopes(model: ServiceModel, report: Report): void {
+/** What is wrong with a value for a field (check-rules' getValueProblem, passed in: that module imports this one). */
+type ValueProblem = (f: FieldModel, v: unknown) => string | undefined;
+
+export function checkEnvelopes(model: ServiceModel, report: Report, valueProblem: ValueProblem): void {
   const envelopes = new Set<EnvelopeModel>();
   if (model.endpoints?.envelope) envelopes.add(model.endpoints.envelope);
   for (const o of model.endpoints?.operations ?? []) {
@@ -35,7 +38,10 @@ export function checkEnvelopes(model: ServiceModel, report: Report): void {
     else if (o.envelopeDeclared !== 'none') envelopes.add(o.envelopeDeclared);
   }
   const sound = new Set<EnvelopeModel>();
-  for (const e of envelopes) if (checkEnvelope(e, report, getLimitCap(model, e))) sound.add(e);
+  for (const e of envelopes) {
+    if (checkEnvelope(e, report, getLimitCap(model, e))) sound.add(e);
+    checkConstants(e, report, valueProblem);
+  }
   // Whether each answer can be written whole: a required field needs a value on every answer that has the envelope.
   const said = new Set<string>();
   for (const o of model.endpoints?.operations ?? []) {
@@ -108,6 +114,40 @@ function checkEnvelope(e: EnvelopeModel, report: Report, limitCap: number | unde
     }
   }
   return ok;
+}
+
+/**
+ * An envelope's constants (fields with a `default`, written on every answer): each default a value of its field, and
+ * no default on an object holding a named value (the runtime writes that object member by member, never its default).
+ */
+function checkConstants(e: EnvelopeModel, report: Report, valueProblem: ValueProblem): void {
+  const named = e.values.map((v) => v.path.join('.'));
+  const walk = (fields: readonly FieldModel[], under: string) => {
+    for (const f of fields) {
+      const path = under + f.name;
+      if (f.hasDefault) {
+        const inside = named.filter((n) => n.startsWith(`${path}.`));
+        if (inside.length > 0)
+          report(
+            'envelope-field-clash',
+            { field: path, detail: `its default is never written: the runtime writes ${inside.join(', ')} inside it, member by member` },
+            joinPointer(f.pointer, 'default'),
+          );
+        else {
+          const problem = valueProblem(f, f.default);
+          if (problem !== undefined)
+            report(
+              'value-violates-field',
+              { where: `envelope field ${path}`, which: 'default', value: JSON.stringify(f.default) ?? 'undefined', detail: problem },
+              joinPointer(f.pointer, 'default'),
+            );
+          continue;
+        }
+      }
+      if (f.type === 'object') walk(f.fields ?? [], `${path}.`);
+    }
+  };
+  walk(e.fields, '');
 }
 
 /** The first required field an answer of this operation leaves empty (fields under a written object included). */

@@ -1875,7 +1875,7 @@ const requestMediaTypeRules: Rule = ({ model, report }) => {
         joinPointer(k.pointer, 'payload'),
       );
 };
-const envelopeRules: Rule = ({ model, report }) => checkEnvelopes(model, report);
+const envelopeRules: Rule = ({ model, report }) => checkEnvelopes(model, report, getValueProblem);
 
 export const RULES: readonly Rule[] = [
   nameStyleRules,

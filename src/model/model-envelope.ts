@@ -126,13 +126,15 @@ export function getEnvelopeKey(e: EnvelopeModel | undefined): string {
  * envelope wraps (`{ "success": true, "data": … }`), nested ones by their path.
  */
 export function getEnvelopeConstants(envelope: EnvelopeModel): readonly { path: readonly string[]; value: unknown }[] {
-  const named = new Set(envelope.values.map((v) => v.path.join('.')));
+  const named = envelope.values.map((v) => v.path.join('.'));
   const out: { path: readonly string[]; value: unknown }[] = [];
   const walk = (fields: readonly FieldModel[], under: readonly string[]) => {
     for (const f of fields) {
       const path = [...under, f.name];
-      if (named.has(path.join('.'))) continue;
-      if (f.hasDefault) out.push({ path, value: f.default });
+      const key = path.join('.');
+      if (named.includes(key)) continue;
+      // An object holding a named value is written member by member, its default never (check: envelope-field-clash).
+      if (f.hasDefault && !named.some((n) => n.startsWith(`${key}.`))) out.push({ path, value: f.default });
       else if (f.type === 'object') walk(f.fields ?? [], path);
     }
   };

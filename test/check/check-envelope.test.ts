@@ -68,6 +68,22 @@ describe('response envelopes', () => {
     expect(ops.find((o) => o.id === 'random')!.envelope).toBeUndefined();
   });
 
+  it('a constant (a field with a default) must be a value of its field, and an object holding a named value has none', () => {
+    const constants = `data: data
+    fields:
+      success: { type: boolean, default: "yes" }
+      kind: { type: enum, values: [a, b], default: c }
+      meta: { type: object, default: { api: v1 }, fields: { api: { type: string, optional: true }, status: { type: integer, optional: true } } }
+    status: meta.status`;
+    expect(found(spec(constants))).toEqual([
+      ['value-violates-field', '/endpoints/envelope/fields/success/default'],
+      ['value-violates-field', '/endpoints/envelope/fields/kind/default'],
+      ['envelope-field-clash', '/endpoints/envelope/fields/meta/default'],
+    ]);
+    const ok = compileSpecText(spec(constants.replace('default: "yes"', 'default: true').replace('default: c', 'default: a')));
+    expect(ok.diagnostics.filter((d) => d.severity === 'error').map((d) => d.code)).toEqual(['envelope-field-clash']);
+  });
+
   it('an operation’s envelope: none answers bare', () => {
     const text = spec(GIPHY_ENVELOPE).replace('body: array } }', 'body: array }, envelope: none }');
     const compiled = compileSpecText(text);
