@@ -14,7 +14,7 @@ import {
   isIntegerPageMember,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
+import { getEnvelopeFieldsSchema, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import {
   answersETag,
   getErrorCodes,
@@ -465,12 +465,7 @@ function envelopeType(ctx: TsContext, e: EnvelopeModel): string {
   if (name === undefined) {
     name = ctx.names.allocate('Envelope');
     ctx.resourceTypes.set(key, name);
-    declare(
-      ctx,
-      name,
-      getShapeSchema(ctx.model, { fields: e.fields, list: false }, 'response', { annotations: true }),
-      `The response envelope (${e.pointer}) around the answer.`,
-    );
+    declare(ctx, name, getEnvelopeFieldsSchema(ctx.model, e), `The response envelope (${e.pointer}) around the answer.`);
   }
   return name;
 }

@@ -125,6 +125,9 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
+    // An envelope field's `default` is a constant the runtime writes on every answer: only a member of one value is
+    // one. A response member's OpenAPI `default` (Kubernetes' `metadata: { default: {} }`) states no answer's value.
+    withoutDefaults(fields);
     for (const [n, value] of constants) if (fields[n] !== undefined) fields[n] = { ...fields[n], default: value };
     // A flat wrapper of constants and values every answer has (`{ success: true, data }`, `{ status: 200, data }`)
     // wraps objects and lists alike; another flat one is a list's page, or a page echoing what was asked.
@@ -134,6 +137,15 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     return { data, dataNode: props[data], dataPointer, dataShape, fields, ...(limitCap !== undefined ? { limitCap } : {}) };
   } finally {
     ctx.diagnostics.length = said;
+  }
+}
+
+/** Leaves out every `default` of the fields, nested ones too (with the request optionality a default gave). */
+function withoutDefaults(fields: Record<string, FieldSpec>): void {
+  for (const [name, f] of Object.entries(fields)) {
+    const { default: _default, requiredInRequests: _required, ...rest } = f;
+    if (rest.fields) withoutDefaults((rest.fields = { ...rest.fields }));
+    fields[name] = rest;
   }
 }
 

@@ -7,6 +7,7 @@ import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, 
 import { joinPointer } from '../util/util-json-pointer.js';
 import { DEFAULT_PAGING } from './model-defaults.js';
 import type { EnvelopeModel, EnvelopeValueModel, FieldModel, OperationModel, ServiceModel } from './model-types.js';
+import { getShapeSchema, type JsonSchema } from './model-schemas.js';
 
 /** The actions whose answers are wrapped: those answering an object or a list of them (not delete, not custom). */
 export const ENVELOPED_ACTIONS: ReadonlySet<Action> = new Set<Action>(['read', 'list', 'create', 'update', 'replace', 'transition']);
@@ -140,6 +141,21 @@ export function getEnvelopeConstants(envelope: EnvelopeModel): readonly { path: 
   };
   walk(envelope.fields, []);
   return out;
+}
+
+/**
+ * The schema of the envelope's own fields as answers hold them, each constant of one text, number or boolean said as
+ * the one value it is (`enum: [true]`): for the exports, the typed client and the tester alike.
+ */
+export function getEnvelopeFieldsSchema(model: ServiceModel, envelope: EnvelopeModel): JsonSchema {
+  const s = getShapeSchema(model, { fields: envelope.fields, list: false }, 'response', { annotations: true });
+  for (const c of getEnvelopeConstants(envelope)) {
+    if (c.value === null || typeof c.value === 'object') continue;
+    let at: JsonSchema | undefined = s;
+    for (const name of c.path) at = (at?.properties as Record<string, JsonSchema> | undefined)?.[name];
+    if (at !== undefined) at.enum = [c.value];
+  }
+  return s;
 }
 
 /** Whether any operation of the model wraps its answers (the runtime builds nothing for envelopes otherwise). */

@@ -5,6 +5,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateClient } from '../../src/export/export-client.js';
+import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { compileSpecText } from '../../src/program.js';
 import { startService, type Running } from '../runtime/helpers.js';
 import { buildDriver, tempDir } from './helpers.js';
@@ -20,6 +21,7 @@ endpoints:
   envelope:
     data: data
     fields:
+      ok: { type: boolean, default: true }
       meta: { type: object, fields: { msg: { type: string }, status: { type: integer } } }
       pagination: { type: object, optional: true, fields: { total_count: { type: integer }, offset: { type: integer } } }
     status: meta.status
@@ -54,13 +56,15 @@ export async function drive(baseUrl: string): Promise<Record<string, unknown>> {
   for (const title of ['a', 'b', 'c']) id = (await client.createGif({ title })).data.id;
   const one = await client.getGif(id);
   const status: number = one.meta.status;
+  // A constant is typed as its one value.
+  const ok: true = one.ok;
   const title: string = one.data.title;
   const offset: string[] = [];
   for await (const g of client.listGifsAll({ limit: 2 })) offset.push(g.title);
   const page = await client.listGifs({ limit: 1, offset: 1 });
   const cursor: string[] = [];
   for await (const g of client.listCursorAll({ limit: 2 })) cursor.push(g.title);
-  return { status, title, msg: one.meta.msg, offset, total: page.pagination?.total_count, at: page.pagination?.offset, cursor };
+  return { ok, status, title, msg: one.meta.msg, offset, total: page.pagination?.total_count, at: page.pagination?.offset, cursor };
 }
 `;
 
@@ -82,6 +86,21 @@ describe('the generated client over response envelopes', () => {
     writeFileSync(join(tmp.path, 'driver.ts'), DRIVER);
     const { output, driver } = await buildDriver<{ drive: (url: string) => Promise<Record<string, unknown>> }>(tmp.path, ['client.ts', 'driver.ts']);
     expect(output).toBe('');
-    expect(await driver.drive(service.url)).toEqual({ status: 200, title: 'c', msg: 'OK', offset: ['a', 'b', 'c'], total: 3, at: 1, cursor: ['a', 'b', 'c'] });
+    expect(await driver.drive(service.url)).toEqual({
+      ok: true,
+      status: 200,
+      title: 'c',
+      msg: 'OK',
+      offset: ['a', 'b', 'c'],
+      total: 3,
+      at: 1,
+      cursor: ['a', 'b', 'c'],
+    });
   }, 120_000);
+
+  it('exports a constant as the one value it is (enum), beside its default', () => {
+    const doc = exportOpenApi(compileSpecText(SPEC).model!).document as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const answer = doc.paths['/gifs/{id}']!.get!.responses['200'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+    expect(answer.content['application/json']!.schema.properties.ok).toMatchObject({ type: 'boolean', default: true, enum: [true] });
+  });
 });
