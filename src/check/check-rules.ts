@@ -525,7 +525,7 @@ const parameterRules: Rule = ({ model, report }) => {
     // What a built-in action reads itself: a list's paging parameters, `sort` and filters; the preconditions of etag.
     if (o.action === 'list') {
       for (const q of getPagingParams(o)) reservedQuery.set(q.name, `the paging parameter ${q.kind} of the list`);
-      reservedQuery.set(LIST_PARAMS.sort, 'the sort order of the list');
+      reservedQuery.set(o.sortParam ?? LIST_PARAMS.sort, 'the sort order of the list');
       for (const f of o.filter) reservedQuery.set(f, `the filter ${f} of the list`);
     }
     const resource = getResource(model, o.resource);
@@ -614,7 +614,9 @@ const wireNameRules: Rule = ({ model, report }) => {
         what: q.kind in named ? `the paging parameter ${q.kind} (${q.name}) of operation ${o.id}` : `the list parameter ${q.name} of operation ${o.id}`,
         pointer: q.kind in named ? joinPointer(joinPointer(joinPointer(o.pointer, 'paging'), 'params'), q.kind) : o.pointer,
       })),
-      { name: LIST_PARAMS.sort, what: `the list parameter ${LIST_PARAMS.sort} of operation ${o.id}`, pointer: o.pointer },
+      o.sortParam !== undefined
+        ? { name: o.sortParam, what: `the sort parameter (${o.sortParam}) of operation ${o.id}`, pointer: joinPointer(o.pointer, 'sort_param') }
+        : { name: LIST_PARAMS.sort, what: `the list parameter ${LIST_PARAMS.sort} of operation ${o.id}`, pointer: o.pointer },
     ];
     compare('query parameter', [...listParams, ...versionQuery, ...keyQuery(required), ...filters]);
   }
@@ -1301,9 +1303,14 @@ const operationRules: Rule = (ctx) => {
       if (o.requiredFilters !== undefined)
         report('misplaced-option', { operation: o.id, option: 'required_filters', action: o.action }, joinPointer(o.pointer, 'required_filters'));
       if (o.sort.length > 0) report('misplaced-option', { operation: o.id, option: 'sort', action: o.action }, joinPointer(o.pointer, 'sort'));
+      if (o.sortParam !== undefined)
+        report('misplaced-option', { operation: o.id, option: 'sort_param', action: o.action }, joinPointer(o.pointer, 'sort_param'));
       if (ctx.doc.endpoints?.operations?.[o.id]?.paging !== undefined)
         report('misplaced-option', { operation: o.id, option: 'paging', action: o.action }, joinPointer(o.pointer, 'paging'));
     } else {
+      // The sort's name on the wire, on a list that takes no sort: nothing reads it.
+      if (o.sortParam !== undefined && o.sort.length === 0)
+        report('misplaced-option', { operation: o.id, option: 'sort_param', action: 'list without sort' }, joinPointer(o.pointer, 'sort_param'));
       checkPaging(ctx, o);
       // A required filter is one of the list's filters: the query parameter every request must send.
       o.requiredFilters?.forEach((f, i) => {

@@ -213,6 +213,11 @@ export const DIFF_RULES = {
   'upsert-added': { part: 'endpoints', impact: n, message: 'operation {subject}: a request naming an identifier no object has now creates it (upsert: true)' },
   'sort-removed': { part: 'endpoints', impact: b, message: 'operation {subject}: sort field {value} was removed' },
   'sort-added': { part: 'endpoints', impact: n, message: 'operation {subject}: new sort field {value}' },
+  'sort-param-changed': {
+    part: 'endpoints',
+    impact: b,
+    message: 'operation {subject}: the sort is now read from query parameter {new} (was {old}); a request sorting by the old name is refused',
+  },
   'list-paging-changed': {
     part: 'endpoints',
     impact: b,

@@ -1,7 +1,7 @@
 // The comparison of two frozen models. Each rule reads the old and the new model and reports changes with
 // a code from DIFF_RULES; positions are added later from the two specs' source maps (diff-run.ts).
 import { describeEnvelope, getEnvelopeKey, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { getCreateLocation, getOperationRoute, isIdempotentOperation, PAGING_ROLES } from '../model/model-routes.js';
+import { getCreateLocation, getOperationRoute, isIdempotentOperation, LIST_PARAMS, PAGING_ROLES } from '../model/model-routes.js';
 import { getPageSize, getResource, getResourceRenames, getStateField } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS } from '../model/model-path-bindings.js';
 import {
@@ -716,6 +716,14 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
   // A direction of a field still sorted on (`-created_at` where `+created_at` is now written): a value a client sends.
   for (const v of o.sortValues) if (!n.sortValues.includes(v) && n.sort.includes(v.replace(/^-/, ''))) out.add('sort-removed', id, { value: v }, at('sort'));
   for (const v of n.sortValues) if (!o.sortValues.includes(v) && o.sort.includes(v.replace(/^-/, ''))) out.add('sort-added', id, { value: v }, at('sort'));
+  // The sort's name on the wire (sort_param): a request sending the old name is refused, wherever both sort.
+  if (o.sort.length > 0 && n.sort.length > 0 && (o.sortParam ?? LIST_PARAMS.sort) !== (n.sortParam ?? LIST_PARAMS.sort))
+    out.add(
+      'sort-param-changed',
+      id,
+      { old: o.sortParam ?? LIST_PARAMS.sort, new: n.sortParam ?? LIST_PARAMS.sort },
+      n.sortParam !== undefined ? at('sort_param') : at('sort'),
+    );
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
     diffRequestFields(out, om, nm, o, n);
   // The one media type a create's, update's or replace's body is sent as (request_media_type): a client sending the

@@ -1168,6 +1168,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.filter.length > 0) ext.filter = [...o.filter];
   if (o.requiredFilters !== undefined) ext.required_filters = [...o.requiredFilters];
   if (o.sort.length > 0) ext.sort = [...o.sort];
+  if (o.sortParam !== undefined) ext.sort_param = o.sortParam;
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
   // A built-in action's declared parameters, by name: its other parameters are its own, rebuilt from the spec.
   if (o.action !== 'custom' && o.query.length > 0) ext.query = o.query.map((p) => p.name);

@@ -287,6 +287,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
             return up && down ? f : up ? `+${f}` : `-${f}`;
           })
         : undefined,
+    sort_param: o.sortParam,
     request_fields: o.requestFields ? [...o.requestFields] : undefined,
     request_media_type: o.requestMediaType,
     location: o.location,

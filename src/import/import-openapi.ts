@@ -3212,6 +3212,13 @@ interface ParamUse {
 }
 
 /** Headers the runtime reads itself (content negotiation, framing, credentials): no operation declares them. */
+/**
+ * The query parameters a list's sort is read from when their values name fields of its resource (an optional `-`
+ * descending): the format's `sort`, and the names frameworks give it (Django REST Framework's `ordering`); any but
+ * `sort` is the list's `sort_param`.
+ */
+const SORT_PARAM_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.sort, 'ordering', 'order_by', 'orderBy', 'sort_by', 'sortBy']);
+
 const TRANSPORT_HEADERS = new Set([
   'accept',
   'accept-encoding',
@@ -3241,6 +3248,8 @@ function planParams(
   filter: string[];
   requiredFilters: string[];
   sort: string[];
+  /** The query parameter the sort was read from, where it is not `sort` (DRF's `ordering`): the list's `sort_param`. */
+  sortParam?: string;
   leftover: ParamUse[];
   pageSizes?: { op: string; default?: number; max?: number }[];
   ifMatch?: 'required' | 'optional';
@@ -3250,6 +3259,7 @@ function planParams(
   const filter: string[] = [];
   const requiredFilters: string[] = [];
   const sort: string[] = [];
+  let sortParam: string | undefined;
   const leftover: ParamUse[] = [];
   const pageSizes: { op: string; default?: number; max?: number }[] = [];
   for (const { p, pointer } of src.params) {
@@ -3326,7 +3336,8 @@ function planParams(
       }
       if (paging.includes(name)) continue;
       // A list paged after an identifier (style after) runs in identifier order: no sort (check's paging-contradiction).
-      if (name === LIST_PARAMS.sort && !idOrder) {
+      // Read under the names frameworks give it (DRF's `ordering`, `order_by`, `sort_by`): one per list, the first.
+      if (SORT_PARAM_NAMES.has(name) && sort.length === 0 && !idOrder) {
         const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
         // A write-only field is no sort (check's write-only-invalid): the parameter stays the operation's own.
         const sortable = (f: string) => Object.hasOwn(resourceFields, f) && resourceFields[f]!.writeOnly !== true;
@@ -3340,6 +3351,7 @@ function planParams(
             const down = values.includes(`-${f}`);
             sort.push(up && down ? f : up ? `+${f}` : `-${f}`);
           }
+          if (name !== LIST_PARAMS.sort) sortParam = name;
           continue;
         }
       }
@@ -3379,7 +3391,15 @@ function planParams(
     }
     leftover.push({ p, pointer, name, where });
   }
-  return { filter, requiredFilters, sort, leftover, ...(action === 'list' ? { pageSizes } : {}), ...conditional };
+  return {
+    filter,
+    requiredFilters,
+    sort,
+    ...(sortParam !== undefined ? { sortParam } : {}),
+    leftover,
+    ...(action === 'list' ? { pageSizes } : {}),
+    ...conditional,
+  };
 }
 
 /** The parameters resource actions declare, by place and name (a header's in lower case): the operations and the first one's pointer. */
@@ -3763,7 +3783,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     // A resource action declares the other query parameters and headers as its own (Xero's `Xero-Tenant-Id`,
     // Kubernetes' `pretty`): the service validates them and does not otherwise use them. Only a name the action
     // reads itself cannot be one: a list's `sort` whose values name no field of its resource.
-    const ownParam = (l: ParamUse) => !(action === 'list' && l.where === 'query' && l.name === LIST_PARAMS.sort);
+    // (A list whose sort is read under another name, `sort_param`, does not read `sort`.)
+    const ownParam = (l: ParamUse) => !(action === 'list' && l.where === 'query' && l.name === LIST_PARAMS.sort && !('sortParam' in plan));
     const unread = !x && action !== 'custom' ? plan.leftover.filter((l) => !ownParam(l)) : [];
     // A list-shaped answer stays a list (served, not a custom operation answering not_implemented): an optional
     // `sort` it cannot read is left out, said with what the service does (it refuses a request that sends it).
@@ -3873,6 +3894,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
     const { filter, requiredFilters, sort } = plan;
     if (x) {
       for (const k of ['filter', 'required_filters', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+      if (typeof x.sort_param === 'string') o.sort_param = x.sort_param;
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
@@ -3903,6 +3925,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (filter.length > 0) o.filter = filter;
       if (requiredFilters.length > 0) o.required_filters = requiredFilters;
       if (sort.length > 0) o.sort = sort;
+      if (sort.length > 0 && plan.sortParam !== undefined) o.sort_param = plan.sortParam;
       if (subset !== undefined) o.request_fields = subset;
     }
     // A delete whose success response is the object it deleted answers it (\`response\`), where the format's answers nothing.
@@ -4204,6 +4227,7 @@ const OPERATION_ORDER = [
   'filter',
   'required_filters',
   'sort',
+  'sort_param',
   'request_fields',
   'request_media_type',
   'location',

@@ -334,6 +334,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       sortEntries.length === 0
         ? EMPTY
         : Object.freeze([...new Set(sortEntries.flatMap((s) => (s.startsWith('+') ? [s.slice(1)] : s.startsWith('-') ? [s] : [s, `-${s}`])))]);
+    if (o.sort_param !== undefined) op.sortParam = o.sort_param;
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;

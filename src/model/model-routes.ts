@@ -332,7 +332,7 @@ function routeQuery(o: OperationModel, resource: ResourceModel | undefined, vers
       if (o.requiredFilters?.includes(name)) q.required = true;
       query.push(q);
     }
-    if (o.sort.length > 0) query.push({ name: LIST_PARAMS.sort, kind: 'sort' });
+    if (o.sort.length > 0) query.push({ name: o.sortParam ?? LIST_PARAMS.sort, kind: 'sort' });
   }
   for (const p of o.query) query.push({ name: p.name, kind: 'param', parameter: p });
   if (versionQuery !== undefined) query.push({ name: versionQuery, kind: 'version' });

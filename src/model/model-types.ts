@@ -184,6 +184,8 @@ export interface OperationModel {
   sort: readonly string[];
   /** list: the `sort` values a request may send, in the spec's order (`name`, `-name`; one of them for `+name`, `-name`). */
   sortValues: readonly string[];
+  /** list (`sort_param`): the query parameter carrying the sort, where the spec names it; absent: `sort` (LIST_PARAMS.sort). */
+  sortParam?: string;
   /**
    * create, update, replace (`request_fields`): the resource's writable fields its request takes, in the order written;
    * absent when not declared (the request takes every writable field).

@@ -483,7 +483,13 @@ function endpointBlocks(m: ServiceModel): Block[] {
         listing.map((o) => [
           [code(o.id)],
           o.filter.length > 0 ? filterSpans(o) : ['none'],
-          o.sort.length > 0 ? codes(o.sortValues.length === 2 * o.sort.length ? o.sort : o.sortValues) : ['none'],
+          o.sort.length > 0
+            ? [
+                ...codes(o.sortValues.length === 2 * o.sort.length ? o.sort : o.sortValues),
+                // The sort read under another name than `sort` (sort_param): the name a request sends.
+                ...(o.sortParam !== undefined ? [' (query parameter ', code(o.sortParam), ')'] : []),
+              ]
+            : ['none'],
         ]),
       ),
     );

@@ -367,6 +367,8 @@ export interface OperationSpec {
   /** list: the filters (fields of `filter`) every request must send; a request without one is refused (validation). */
   required_filters?: string[];
   sort?: string[];
+  /** list with `sort`: the name on the wire of the query parameter carrying it (`sort` when absent; DRF's `ordering`). */
+  sort_param?: string;
   /** create, update, replace: the writable fields of the resource its request takes (every writable one when absent). */
   request_fields?: string[];
   /**

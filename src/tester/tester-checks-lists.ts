@@ -227,7 +227,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
         const pages: { req: TestRequest; count: number }[] = [];
         let query: Record<string, string> | undefined = {
           ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}),
-          ...(sort ? { [LIST_PARAMS.sort]: sort } : {}),
+          ...(sort ? { [o.sortParam ?? LIST_PARAMS.sort]: sort } : {}),
         };
         let req: TestRequest | undefined;
         let total: unknown;

@@ -549,7 +549,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
         let cursor: string | undefined;
         for (let page = 0; page < 200; page++) {
           const query: Record<string, string> = { [LIST_PARAMS.limit]: '2' };
-          if (sort) query[LIST_PARAMS.sort] = sort;
+          if (sort) query[o.sortParam ?? LIST_PARAMS.sort] = sort;
           if (cursor) query[LIST_PARAMS.cursor] = cursor;
           const req: TestRequest = { method: 'GET', path: ctx.pathOf(route, undefined, query), headers };
           const res = await ctx.send(route, req);
@@ -564,7 +564,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
         const dup = ids.find((x, i) => ids.indexOf(x) !== i);
         const req: TestRequest = {
           method: 'GET',
-          path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [LIST_PARAMS.sort]: sort } : {}) }),
+          path: ctx.pathOf(route, undefined, { [LIST_PARAMS.limit]: '2', ...(sort ? { [o.sortParam ?? LIST_PARAMS.sort]: sort } : {}) }),
           headers,
         };
         // The reproduction: every page up to the one where the object shows again, cursors as sent.

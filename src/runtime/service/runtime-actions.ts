@@ -1378,11 +1378,12 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       }
     }
     let sort: { column: string; descending: boolean } | undefined;
-    const rawSort = getOneParameter(query, LIST_PARAMS.sort, invalid);
+    const sortParam = op.sortParam ?? LIST_PARAMS.sort;
+    const rawSort = getOneParameter(query, sortParam, invalid);
     if (rawSort !== undefined) {
       const descending = rawSort.startsWith('-');
       const column = descending ? rawSort.slice(1) : rawSort;
-      if (!op.sortValues.includes(rawSort)) invalid.push({ parameter: LIST_PARAMS.sort, in: 'query', message: `must be one of ${op.sortValues.join(', ')}` });
+      if (!op.sortValues.includes(rawSort)) invalid.push({ parameter: sortParam, in: 'query', message: `must be one of ${op.sortValues.join(', ')}` });
       else sort = { column, descending };
     }
     // The path's values win over a filter on the same field: the path names the collection.
