@@ -4610,10 +4610,14 @@ function withErrorConstants(ctx: Ctx, body: ErrorBodySpec, b: { mediaType: strin
 
 function errorBodyRoles(fields: Record<string, FieldSpec>): { code?: string; status?: string; message?: string } {
   const out: { code?: string; status?: string; message?: string } = {};
+  // A json message (NestJS's, a string or a list) goes by the format's own names only: a json `errors` is the invalid
+  // inputs' list, not the message.
+  const typeFits = (role: 'code' | 'status' | 'message', name: string, f: FieldSpec) =>
+    ERROR_ROLE_TYPES[role].includes(f.type) && (f.type !== 'json' || ERROR_BODY_ROLE_NAMES[role].includes(name as never));
   const found = (within: Record<string, FieldSpec>, role: 'code' | 'status' | 'message') =>
-    IMPORTED_ROLE_NAMES[role].find((n) => within[n] !== undefined && ERROR_ROLE_TYPES[role].includes(within[n].type));
+    IMPORTED_ROLE_NAMES[role].find((n) => within[n] !== undefined && typeFits(role, n, within[n]));
   for (const role of ['code', 'status', 'message'] as const) {
-    const fits = (n: string) => fields[n] !== undefined && ERROR_ROLE_TYPES[role].includes(fields[n].type);
+    const fits = (n: string) => fields[n] !== undefined && typeFits(role, n, fields[n]);
     const chosen = found(fields, role);
     const byDefault = ERROR_BODY_ROLE_NAMES[role].find(fits);
     if (chosen !== undefined && chosen !== byDefault) out[role] = chosen;

@@ -97,4 +97,12 @@ describe("an error body's required fields the service cannot fill", () => {
       await s.close();
     }
   });
+
+  it("takes a json member as the message by the format's own names only: a json `errors` is not the message", async () => {
+    const other = doc(['code']);
+    (other.components as { schemas: Json }).schemas.Error = { type: 'object', required: ['code'], properties: { code: { type: 'string' }, errors: {} } };
+    const r = await importOpenApiDocument(other, 'tasks.json');
+    expect(r.document?.errors?.body).toMatchObject({ fields: { errors: { type: 'json' } } });
+    expect((r.document?.errors?.body as { message?: string }).message).toBeUndefined();
+  });
 });
