@@ -219,6 +219,9 @@ for (const fastPaths of [true, false]) {
       // Past the end, the last page is still the one holding the last object; with nothing matching, the first.
       const past = await service.call('GET', '/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=7');
       expect(past.body.links.last).toBe(`${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`);
+      // Brackets sent unencoded (curl -g, a browser): this page's address is written encoded too, a URI as the others are.
+      const raw = await fetch(`${service.url}/j/gifs?page[size]=3&page[number]=2`);
+      expect(((await raw.json()) as { links: { self: string } }).links.self).toBe(`${base}/j/gifs?page%5Bsize%5D=3&page%5Bnumber%5D=2`);
     });
 
     it('an offset list: the first page at offset 0, the previous one moved back; an optional next left out on the last page', async () => {

@@ -1184,7 +1184,8 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
       nextCursor: paging.style === 'cursor' ? (next?.[1] ?? null) : null,
       pages: Math.ceil(page.total / page.limit),
       // The addresses are made only where the envelope has a field for them.
-      selfLink: linked.has('self_link') ? wholeAddress(request, request.url) : '',
+      // Written as the others are (its query through URLSearchParams): `page[size]` sent unencoded is no URI's.
+      selfLink: linked.has('self_link') ? wholeAddress(request, pageReference(request)) : '',
       firstLink: linked.has('first_link') ? pageAddress(request, firstPosition()) : null,
       nextLink: linked.has('next_link') ? pageAddress(request, next) : null,
       previousLink: linked.has('previous_link') ? pageAddress(request, previousPosition(page)) : null,
@@ -1235,11 +1236,14 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     return null;
   };
   // Another page's address relative to this request's: its path and query, one value changed (or left out).
-  const pageReference = (request: FastifyRequest, position: [string, string | undefined]): string => {
+  const pageReference = (request: FastifyRequest, position?: [string, string | undefined]): string => {
     const at = request.url.indexOf('?');
     const params = new URLSearchParams(at < 0 ? '' : request.url.slice(at + 1));
-    if (position[1] === undefined) params.delete(position[0]);
-    else params.set(position[0], position[1]);
+    // No position: this page's own address.
+    if (position !== undefined) {
+      if (position[1] === undefined) params.delete(position[0]);
+      else params.set(position[0], position[1]);
+    }
     const query = params.toString();
     return query === '' ? requestPath(request) : `${requestPath(request)}?${query}`;
   };
