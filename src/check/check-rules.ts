@@ -765,7 +765,19 @@ const resourceRules: Rule = (ctx) => {
       if (getResource(model, from) !== undefined) continue;
       const first = renamedFrom.get(from);
       if (first === undefined) renamedFrom.set(from, r.name);
-      else if (first !== r.name) report('resource-renamed-from-twice', { name: from, first, second: r.name }, joinPointer(r.pointer, 'renamedFrom'));
+      else report('resource-renamed-from-twice', { name: from, first, second: r.name }, joinPointer(r.pointer, 'renamedFrom'));
+    }
+  }
+  // A field's earlier name moves its stored values to one field only, as a resource's moves its objects.
+  for (const r of model.resources) {
+    const claimed = new Map<string, string>();
+    for (const f of r.fields) {
+      for (const from of f.renamedFrom ?? []) {
+        if (getField(r, from) !== undefined) continue;
+        const first = claimed.get(from);
+        if (first === undefined) claimed.set(from, f.name);
+        else report('field-renamed-from-twice', { resource: r.name, name: from, first, second: f.name }, joinPointer(f.pointer, 'renamedFrom'));
+      }
     }
   }
   for (const r of model.resources) {

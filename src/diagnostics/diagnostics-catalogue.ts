@@ -66,6 +66,10 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'states.{resource}.removed_states names `{name}`, which the {resource} state machine still has: only a state it no longer has can be removed',
   },
+  'field-renamed-from-twice': {
+    severity: 'error',
+    message: 'fields {first} and {second} of {resource} are both renamedFrom `{name}`: the stored values of {name} can move to one field only',
+  },
   'resource-renamed-from-twice': {
     severity: 'error',
     message: 'resources {first} and {second} are both renamedFrom `{name}`: the stored objects of {name} can move to one resource only',

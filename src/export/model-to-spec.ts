@@ -70,12 +70,12 @@ function clean<T extends object>(value: T): T {
 const FIELD_BOOKKEEPING = new Set(['name', 'pointer', 'hasDefault', 'hasExample', 'default', 'example', 'items', 'fields', 'values']);
 const FIELD_FLAGS = new Set(['optional', 'nullable', 'readOnly', 'writeOnce', 'unique']);
 
-/** One field as written in a spec. Keys the model gains later are carried over as they are. */
 /** `renamedFrom` as a spec writes it: one name as a name, several as a list. */
 function earlierNamesToSpec(names: readonly string[] | undefined): string | string[] | undefined {
   return names === undefined ? undefined : names.length === 1 ? names[0] : [...names];
 }
 
+/** One field as written in a spec. Keys the model gains later are carried over as they are. */
 export function fieldToSpec(f: FieldModel): FieldSpec {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(f)) {

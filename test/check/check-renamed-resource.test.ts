@@ -106,4 +106,18 @@ describe("a resource's renamedFrom", () => {
     expect(again.document?.resources?.Todo?.renamedFrom).toEqual(['Task', 'Item']);
     expect(again.compiled?.model?.resources.find((r) => r.name === 'Todo')?.renamedFrom).toEqual(['Task', 'Item']);
   });
+
+  it('refuses two fields renamed from one name (field-renamed-from-twice), as two resources are', () => {
+    const text = spec('').replace(
+      '      title: { type: string }\n',
+      '      title: { type: string, renamedFrom: [name, label] }\n      heading: { type: string, renamedFrom: label }\n',
+    );
+    expect(diagnostics(text).map((d) => [d[1], d[2], d[3]])).toEqual([
+      [
+        'field-renamed-from-twice',
+        'fields title and heading of Todo are both renamedFrom `label`: the stored values of label can move to one field only',
+        '/resources/Todo/fields/heading/renamedFrom',
+      ],
+    ]);
+  });
 });

@@ -117,19 +117,21 @@ export function renameStoredTable(plan: StoragePlan, from: string, to: string): 
  * the new name's is not, and the spec wants the new one (and no longer the old).
  */
 export function getTableRenames(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): [string, string][] {
-  const has = (plan: StoragePlan, name: string) => plan.tables.some((t) => t.name === name);
-  const found = [...getResourceRenames(model)].filter(([from, to]) => has(stored, from) && !has(stored, to) && has(wanted, to) && !has(wanted, from));
+  const found = getWaitingRenames(model, stored, wanted);
   // Two earlier names of one resource both stored: which table becomes it is not said (migrate refuses it).
   return found.filter(([, to]) => found.filter((x) => x[1] === to).length === 1);
+}
+
+/** Every declared resource rename the stored plan waits for, two of one resource included (getTableRenames' candidates). */
+function getWaitingRenames(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): [string, string][] {
+  const has = (plan: StoragePlan, name: string) => plan.tables.some((t) => t.name === name);
+  return [...getResourceRenames(model)].filter(([from, to]) => has(stored, from) && !has(stored, to) && has(wanted, to) && !has(wanted, from));
 }
 
 /** Per resource, its earlier names (`renamedFrom`) the database holds a table of, where it holds more than one. */
 function getRenameClashes(model: ServiceModel, stored: StoragePlan, wanted: StoragePlan): Map<string, string[]> {
   const held = new Map<string, string[]>();
-  for (const [from, to] of getResourceRenames(model)) {
-    if (!stored.tables.some((t) => t.name === from) || wanted.tables.some((t) => t.name === from)) continue;
-    held.set(to, [...(held.get(to) ?? []), from]);
-  }
+  for (const [from, to] of getWaitingRenames(model, stored, wanted)) held.set(to, [...(held.get(to) ?? []), from]);
   return new Map([...held].filter(([, names]) => names.length > 1));
 }
 
