@@ -72,7 +72,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
-import { constantOf as constantValueOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
+import { constantOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
@@ -82,6 +82,7 @@ import {
   getByPointer,
   fieldsFromSchema,
   flatten,
+  forgetOneValueBooleans,
   isObject,
   orderField,
   report,
@@ -2339,9 +2340,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
           dropped.push(...left);
           members.push(...inner);
         }
-      } else if (types.includes('string') && !types.includes('null') && constantOf(f) !== undefined) {
+      } else if (types.includes('string') && !types.includes('null') && textConstantOf(f) !== undefined) {
         // Stripe's `object: list`, Google's `kind`: one text on every page (paging.constants).
-        (constants ??= {})[name] = constantOf(f)!;
+        (constants ??= {})[name] = textConstantOf(f)!;
       } else if (types.includes('string') && !types.includes('null') && name === 'url' && url === undefined && f.nullable !== true && f.format === undefined) {
         // Stripe's `url`: the list's address, the request's path (paging.url); a `format: uri` one is a whole address,
         // which the request's path is not.
@@ -2512,9 +2513,9 @@ function queryParamOf(ctx: Ctx, src: OpSource, name: string): { schema: Json | u
 }
 
 /** The one text a page field always holds: a `const`, or an `enum` of one string. */
-function constantOf(f: Json): string | undefined {
-  if (typeof f.const === 'string') return f.const;
-  return Array.isArray(f.enum) && f.enum.length === 1 && typeof f.enum[0] === 'string' ? f.enum[0] : undefined;
+function textConstantOf(f: Json): string | undefined {
+  const value = constantOf(f);
+  return typeof value === 'string' ? value : undefined;
 }
 
 /** Response header names that carry a list's total (lowercase): GitHub-, json-server- and Rails-style. */
@@ -4573,10 +4574,7 @@ function forgetConstantApproximations(ctx: Ctx, whole: { schema?: unknown; point
       .filter(([, f]) => f.default !== undefined)
       .map(([name]) => flatten(ctx, (flat.schema?.properties as Json | undefined)?.[name], joinPointer(joinPointer(flat.pointer, 'properties'), name)).pointer),
   );
-  for (let i = ctx.diagnostics.length - 1; i >= 0; i--) {
-    const d = ctx.diagnostics[i]!;
-    if (d.code === 'import-approximated' && d.pointer !== undefined && at.has(d.pointer) && d.message.includes('as type boolean')) ctx.diagnostics.splice(i, 1);
-  }
+  forgetOneValueBooleans(ctx, at);
 }
 
 /**
@@ -4597,14 +4595,11 @@ function withErrorConstants(ctx: Ctx, body: ErrorBodySpec, b: { mediaType: strin
     const f = body.fields[name];
     if (f === undefined || filled.has(name) || f.default !== undefined) continue;
     const at = flatten(ctx, node, joinPointer(joinPointer(flat.pointer, 'properties'), name));
-    const value = constantValueOf(at.schema);
+    const value = constantOf(at.schema);
     if (value === undefined) continue;
     body.fields[name] = { ...f, default: value };
     // Every error answer holds that one value: a boolean's other value is never written, so nothing is approximated.
-    for (let i = ctx.diagnostics.length - 1; i >= 0; i--) {
-      const d = ctx.diagnostics[i]!;
-      if (d.code === 'import-approximated' && d.pointer === at.pointer && d.message.includes('as type boolean')) ctx.diagnostics.splice(i, 1);
-    }
+    forgetOneValueBooleans(ctx, new Set([at.pointer]));
   }
 }
 

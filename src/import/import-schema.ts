@@ -250,6 +250,20 @@ export interface FieldOptions {
   caseless?: boolean;
 }
 
+/** The diagnostics saying a boolean of one value is read as a boolean (forgetOneValueBooleans takes them back). */
+const oneValueBooleans = new WeakSet<Diagnostic>();
+
+/**
+ * Takes back what was said of the booleans of one value at these pointers: each is a constant written on every answer
+ * (an envelope's, an error body's), so a boolean's other value is never written and nothing is approximated.
+ */
+export function forgetOneValueBooleans(ctx: SchemaContext, pointers: ReadonlySet<string>): void {
+  for (let i = ctx.diagnostics.length - 1; i >= 0; i--) {
+    const d = ctx.diagnostics[i]!;
+    if (oneValueBooleans.has(d) && d.pointer !== undefined && pointers.has(d.pointer)) ctx.diagnostics.splice(i, 1);
+  }
+}
+
 function approximated(ctx: SchemaContext, where: string, as: string, reason: string, pointer: string): void {
   report(ctx, 'import-approximated', { item: where, as, reason }, pointer);
 }
@@ -365,8 +379,10 @@ export function fieldFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
       if (type === 'json') approximated(ctx, opts.where, 'type json', 'an enum of values other than strings and numbers', at);
       // `accepted: { enum: [true] }`: the format's boolean holds both values, so a request holding the other one is
       // taken (an answer's envelope or error body writes the one value: import-envelope.ts, withErrorConstants).
-      else if (new Set(values).size === 1 && ctx.fromServicespec !== true)
+      else if (new Set(values).size === 1 && ctx.fromServicespec !== true) {
         approximated(ctx, opts.where, 'type boolean', `the document allows ${JSON.stringify(values[0])} alone, and a boolean field holds true and false`, at);
+        oneValueBooleans.add(ctx.diagnostics[ctx.diagnostics.length - 1]!);
+      }
     }
   } else if (t.length > 1) {
     type = 'json';
