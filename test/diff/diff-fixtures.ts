@@ -286,6 +286,7 @@ export const ROWS: Row[] = [
   { code: 'request-media-type-changed', new: (d) => (ops(d).updateBook.request_media_type = 'application/merge-patch+json') },
   { code: 'sort-removed', new: (d) => (ops(d).listBooks.sort = ['published_on', 'added_at']) },
   { code: 'sort-added', new: (d) => ops(d).listBooks.sort.push('pages') },
+  { code: 'sort-param-changed', new: (d) => (ops(d).listBooks.sort_param = 'ordering') },
   { code: 'list-paging-changed', new: (d) => (ops(d).listBooks.paging = { style: 'offset', body: 'array' }) },
   { code: 'path-binding-changed', new: (d) => (ops(d).getBook.bind = { id: 'isbn' }) },
   { code: 'request-envelope-changed', new: (d) => (ops(d).createBook.request_envelope = { data: 'book' }) },
