@@ -9,7 +9,7 @@ import { constrainsEnvelopeValue, LINK_SOURCES, listHasValue, LIST_ONLY_SOURCES,
 import { PAGE_FIELDS } from '../model/model-defaults.js';
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
-import { fieldsFromSchema, flatten, isObject, shapeFromSchema, type Json, type SchemaContext } from './import-schema.js';
+import { fieldsFromSchema, flatten, isObject, shapeFromSchema, unwrapNull, type Json, type SchemaContext } from './import-schema.js';
 
 /** The property names that hold the answer in an envelope. */
 const DATA_NAMES = ['data', 'result', 'payload', 'items'];
@@ -81,6 +81,8 @@ export interface EnvelopeCandidate {
   fields: Record<string, FieldSpec>;
   /** The list's largest page size (its page size parameter's maximum): an echoed page size bounded by it is a page's. */
   limitCap?: number;
+  /** The resource a page object in the data member lists (its items member's): the data is that list's page. */
+  listed?: string;
   /** A wrapper whose one member the document leaves optional (DigitalOcean's `{ droplet }`): served, it always holds it. */
   optional?: true;
 }
@@ -121,7 +123,10 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   try {
     const dataPointer = joinPointer(joinPointer(flat.pointer, 'properties'), data);
     const dataShape = shapeFromSchema(ctx, props[data], dataPointer, 'envelope data', 'top');
-    if (!dataShape || dataShape.resource === undefined || (LIST_DATA_NAMES.has(data) && dataShape.list !== true)) return undefined;
+    // Or a list's page object (`{ success, data: { items, total, page, pageSize } }`): whether it is one the format
+    // says is read where the operation's page is (import-openapi.ts readPage), as a bare page object's is.
+    const listed = dataShape && dataShape.resource === undefined ? getPageItems(ctx, props[data], dataPointer)?.resource : undefined;
+    if (!dataShape || (dataShape.resource === undefined && listed === undefined) || (LIST_DATA_NAMES.has(data) && dataShape.list !== true)) return undefined;
     const rest: Json = { ...s, properties: Object.fromEntries(others.map((n) => [n, props[n]])) };
     if (Array.isArray(s.required)) rest.required = (s.required as unknown[]).filter((n) => n !== data);
     const fields = fieldsFromSchema(ctx, rest, flat.pointer, { where: 'envelope', depth: 1, stack: flat.refs }, 'top');
@@ -134,7 +139,39 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
     const wrapper = constants.size > 0 && Object.entries(fields).every(([n, f]) => constants.has(n) || fitsAnswerSource(n, f));
     if (flatList && !wrapper && dataShape.list !== true) return undefined;
     if (flatList && !wrapper && !isEchoingPage(fields, limitCap)) return undefined;
-    return { data, dataNode: props[data], dataPointer, dataShape, fields, ...(limitCap !== undefined ? { limitCap } : {}) };
+    return {
+      data,
+      dataNode: props[data],
+      dataPointer,
+      dataShape,
+      fields,
+      ...(listed !== undefined ? { listed } : {}),
+      ...(limitCap !== undefined ? { limitCap } : {}),
+    };
+  } finally {
+    ctx.diagnostics.length = said;
+  }
+}
+
+/**
+ * A page object's items member, as a bare page's is found (import-openapi.ts readPage): its first array member, when
+ * that lists one resource. Undefined for an object holding none (or first an array of something else).
+ */
+export function getPageItems(ctx: SchemaContext, schema: unknown, pointer: string): { name: string; resource: string } | undefined {
+  const flat = flatten(ctx, schema, pointer);
+  const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
+  if (!props) return undefined;
+  const said = ctx.diagnostics.length;
+  try {
+    for (const [name, node] of Object.entries(props)) {
+      const at = joinPointer(joinPointer(flat.pointer, 'properties'), name);
+      const member = flatten(ctx, node, at).schema;
+      const t = member === undefined ? undefined : unwrapNull(ctx, member, at).schema.type;
+      if (!(t === 'array' || (Array.isArray(t) && t.includes('array')))) continue;
+      const shape = shapeFromSchema(ctx, node, at, 'page items', 'top');
+      return shape?.list === true && shape.resource !== undefined ? { name, resource: shape.resource } : undefined;
+    }
+    return undefined;
   } finally {
     ctx.diagnostics.length = said;
   }
@@ -164,15 +201,16 @@ function fitsAnswerSource(name: string, f: FieldSpec): boolean {
 }
 
 /**
- * An answer that would be an Express-style envelope (`{ success, data }`: the resource or a list of it in a data
- * member, beside booleans, strings or numbers alone) but for members whose one value the document does not state:
- * their names, said with the custom operation it stays; undefined for any other answer.
+ * An answer that would be an Express-style envelope (`{ success, data }`: the resource, a list of it or a list's page
+ * object in a data member, beside booleans, strings or numbers alone) but for members whose one value the document
+ * does not state: what the data holds (`Note`, `a page of Note`) and those members with their pointers, said with the
+ * custom operation it stays; undefined for any other answer.
  */
 export function getUnstatedWrapperMembers(
   ctx: SchemaContext,
   schema: unknown,
   pointer: string,
-): { data: string; resource: string; members: string[] } | undefined {
+): { data: string; holds: string; members: { name: string; pointer: string }[] } | undefined {
   const said = ctx.diagnostics.length;
   try {
     const flat = flatten(ctx, schema, pointer);
@@ -181,16 +219,18 @@ export function getUnstatedWrapperMembers(
     if (!props || data === undefined) return undefined;
     const at = (n: string) => joinPointer(joinPointer(flat.pointer, 'properties'), n);
     const shape = shapeFromSchema(ctx, props[data], at(data), 'envelope data', 'top');
-    if (shape?.resource === undefined) return undefined;
-    const members: string[] = [];
+    const listed = shape && shape.resource === undefined ? getPageItems(ctx, props[data], at(data))?.resource : undefined;
+    const holds = shape?.resource ?? (listed !== undefined ? `a page of ${listed}` : undefined);
+    if (holds === undefined) return undefined;
+    const members: { name: string; pointer: string }[] = [];
     for (const n of Object.keys(props)) {
       if (n === data) continue;
       const s = flatten(ctx, props[n], at(n)).schema;
       const type = typeof s?.type === 'string' ? s.type : undefined;
       if (type !== 'boolean' && type !== 'string' && type !== 'integer' && type !== 'number') return undefined;
-      if (constantOf(s) === undefined && !fitsAnswerSource(n, { type: type === 'boolean' ? 'boolean' : type } as FieldSpec)) members.push(n);
+      if (constantOf(s) === undefined && !fitsAnswerSource(n, { type } as FieldSpec)) members.push({ name: n, pointer: at(n) });
     }
-    return members.length > 0 ? { data, resource: shape.resource, members } : undefined;
+    return members.length > 0 ? { data, holds, members } : undefined;
   } finally {
     ctx.diagnostics.length = said;
   }

@@ -1812,11 +1812,6 @@ function requestOf(
   return wrap ? { ...body, schema: wrap.schema, pointer: wrap.pointer, wrap: { data: wrap.data, schema: m.schema, pointer: schemaPointer } } : body;
 }
 
-/** A Rails-style answer wrapper: an envelope that is its data field alone. */
-function isWrapperEnvelope(e: EnvelopeSpec): boolean {
-  return e.fields === undefined && ENVELOPE_SOURCES.every((k) => e[k] === undefined);
-}
-
 /** The resource a request wrapper's component schema was read as (`$ref: ProductEnvelope`), if it is one. */
 function wrapperResource(ctx: Ctx, schema: unknown, pointer: string): string | undefined {
   const ref = flatten(ctx, schema, pointer).refs[0];
@@ -3731,7 +3726,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
           if (inferred.action === 'custom' && inData !== undefined)
             inferred = {
               ...inferred,
-              reason: `${inferred.reason ?? 'no resource action fits'}; read as an envelope holding ${prepare.candidate.dataShape.resource!} in \`${prepare.candidate.data}\`, ${inData}`,
+              reason: `${inferred.reason ?? 'no resource action fits'}; read as an envelope holding ${prepare.candidate.dataShape.resource ?? `a page of ${prepare.candidate.listed!}`} in \`${prepare.candidate.data}\`, ${inData}`,
             };
         } else {
           ({ success, response } = prepare.whole);
@@ -3744,10 +3739,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
         // `{ success: boolean, data }`: an envelope but for the value of `success`, which the document does not state.
         const near = getUnstatedWrapperMembers(ctx, prepare.whole.success.schema, prepare.whole.success.pointer ?? src.pointer);
         if (near !== undefined) {
-          const names = near.members.map((n) => `\`${n}\``).join(', ');
+          const names = near.members.map((m) => `\`${m.name}\` (${m.pointer})`).join(', ');
           inferred = {
             ...inferred,
-            reason: `${inferred.reason ?? 'no resource action fits'}; it holds ${near.resource} in \`${near.data}\` beside ${names}, whose value the document does not state (a member of one value, \`enum: [true]\`, is a constant of an envelope the runtime writes)`,
+            reason: `${inferred.reason ?? 'no resource action fits'}; it holds ${near.holds} in \`${near.data}\` beside ${names}, whose value the document does not state (a member of one value, \`enum: [true]\`, is a constant of an envelope the runtime writes)`,
           };
         }
       }
@@ -3908,10 +3903,12 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       // So is a one-object answer's wrapper component (Shopify's ProductEnvelope: `{ product: Product }`), held by
       // the envelope, and a request's (request_envelope).
       const requestWrapper = o.request_envelope !== undefined && req?.wrap ? wrapperResource(ctx, req.wrap.schema, req.wrap.pointer) : undefined;
+      // An enveloped answer's component (`ArticleAnswer: { success, data: Article }`) is held by the envelope, and an
+      // enveloped list's page component (`{ status, data: PageArticle }`) by its paging, as a bare page's is.
+      const pageInEnvelope = enveloped.has(src.id) && action === 'list' && page?.paging?.body === undefined ? response : undefined;
       const held = [
-        ...((action === 'list' || (enveloped.has(src.id) && isWrapperEnvelope(enveloped.get(src.id)!))) && wrapper?.resource !== undefined && !wrapper.list
-          ? [wrapper.resource]
-          : []),
+        ...((action === 'list' || enveloped.has(src.id)) && wrapper?.resource !== undefined && !wrapper.list ? [wrapper.resource] : []),
+        ...(pageInEnvelope?.resource !== undefined && !pageInEnvelope.list ? [pageInEnvelope.resource] : []),
         ...(requestWrapper !== undefined ? [requestWrapper] : []),
       ];
       for (const name of held)

@@ -117,11 +117,12 @@ describe('a document whose answers hold a constant beside the data', () => {
     expect(Object.values(ops).map((o) => o.action)).toEqual(['custom', 'custom', 'custom']);
     expect(r.document!.endpoints!.envelope).toBeUndefined();
     // Said with each: what keeps it custom, and what would not.
-    const why = r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message);
+    const why = r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => [d.pointer!, d.message] as const);
     expect(why).toHaveLength(3);
-    for (const m of why)
+    // Each member at its pointer, in the operation's own success answer.
+    for (const [at, m] of why)
       expect(m).toContain(
-        'it holds Note in `data` beside `success`, whose value the document does not state (a member of one value, `enum: [true]`, is a constant of an envelope the runtime writes)',
+        `it holds Note in \`data\` beside \`success\` (${at}/responses/${at.endsWith('/post') ? 201 : 200}/content/application~1json/schema/properties/success), whose value the document does not state (a member of one value, \`enum: [true]\`, is a constant of an envelope the runtime writes)`,
       );
   });
 });

@@ -59,6 +59,31 @@ const ENVELOPED: Record<string, { paging: Record<string, unknown>; envelope: Rec
   },
 };
 
+/**
+ * Lists whose page object is the data of a response envelope (paging body envelope: docs/format.md, "Response
+ * envelopes"), the envelope the endpoints' (shared by every enveloped answer) or the list's own, and the envelope of
+ * the document's read: `none` where only the lists are enveloped. Until 2026-11-29 an inline page in `data` made the
+ * list a custom operation (501 served): test/import/import-page-envelopes.test.ts serves each and runs the tester.
+ */
+const PAGE_IN_ENVELOPE: Record<string, { paging: Record<string, unknown>; envelope: Record<string, unknown>; read?: 'none' }> = {
+  // NestJS-style ApiResponse<PaginatedDto<T>>: { success: true, data: { items, total, page, pageSize } }.
+  'express-success-page': {
+    paging: { style: 'page', total: 'total', members: { page: 'page', size: 'pageSize' }, params: { limit: 'pageSize' } },
+    envelope: { data: 'data', fields: { success: { type: 'boolean', default: true } } },
+  },
+  // A Result<T> wrapper: { code: 0, msg: ok, data: { list, total } }.
+  'code-msg-list': {
+    paging: { style: 'page', items: 'list', total: 'total', params: { limit: 'pageSize' } },
+    envelope: { data: 'data', fields: { code: { type: 'enum', values: [0], default: 0 }, msg: { type: 'enum', values: ['ok'], default: 'ok' } } },
+  },
+  // Spring's { status: OK, data: Page<T> } around two lists, the reads bare.
+  'spring-status-page': {
+    paging: { style: 'page', items: 'content', total: 'totalElements', first_page: 0, params: { limit: 'size' } },
+    envelope: { data: 'data', fields: { status: { type: 'enum', values: ['OK'], default: 'OK' } } },
+    read: 'none',
+  },
+};
+
 describe('common list shapes import as list actions', () => {
   for (const [name, paging] of Object.entries(LISTS)) {
     it(`${name}: GET /articles is a list of Article, paged as its answer says`, async () => {
@@ -75,6 +100,21 @@ describe('common list shapes import as list actions', () => {
       const r = await importOpenApiFile(join(DIR, `${name}.openapi.yaml`), { specFile: `${name}.servicespec.yaml` });
       expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
       expect(r.document!.endpoints!.operations!.listArticles).toMatchObject({ action: 'list', resource: 'Article', paging, envelope });
+      expect(r.compiled?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      golden(`${name}.servicespec.yaml`, r.text!);
+    });
+  }
+  for (const [name, { paging, envelope, read }] of Object.entries(PAGE_IN_ENVELOPE)) {
+    it(`${name}: GET /articles is a list of Article, its page in the envelope's data`, async () => {
+      const r = await importOpenApiFile(join(DIR, `${name}.openapi.yaml`), { specFile: `${name}.servicespec.yaml` });
+      expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
+      const endpoints = r.document!.endpoints!;
+      expect(endpoints.operations!.listArticles).toMatchObject({ action: 'list', resource: 'Article', paging });
+      expect(endpoints.operations!.listArticles!.paging!.body).toBeUndefined();
+      expect(endpoints.envelope).toEqual(envelope);
+      expect(endpoints.operations!.getArticle!.envelope).toEqual(read);
+      // The page and envelope components are the list's answer, no resources of their own.
+      expect(Object.keys(r.document!.resources!)).toEqual(name === 'spring-status-page' ? ['Article', 'Author'] : ['Article']);
       expect(r.compiled?.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
       golden(`${name}.servicespec.yaml`, r.text!);
     });
