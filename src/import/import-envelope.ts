@@ -6,9 +6,22 @@
 // runtime can write, and the operation is read as before.
 
 import { constrainsEnvelopeValue, LINK_SOURCES, listHasValue, LIST_ONLY_SOURCES, NULLABLE_LINK_SOURCES } from '../model/model-envelope.js';
-import { PAGE_FIELDS } from '../model/model-defaults.js';
 import { ENVELOPE_SOURCES, type Action, type EnvelopeSource, type EnvelopeSpec, type FieldSpec, type ListStyle, type ShapeSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
+import {
+  ENVELOPE_COUNT_NAMES,
+  ENVELOPE_PAGE_COUNT_NAMES,
+  ENVELOPE_PAGE_SIZE_NAMES,
+  FIRST_LINK_NAMES,
+  LAST_LINK_NAMES,
+  NEXT_CURSOR_NAMES,
+  NEXT_LINK_NAMES,
+  OFFSET_NAMES,
+  PAGE_NUMBER_NAMES,
+  PREVIOUS_LINK_NAMES,
+  SELF_LINK_NAMES,
+  TOTAL_NAMES,
+} from './import-page-names.js';
 import { fieldsFromSchema, flatten, isObject, shapeFromSchema, unwrapNull, type Json, type SchemaContext } from './import-schema.js';
 
 /** The property names that hold the answer in an envelope. */
@@ -17,39 +30,24 @@ const DATA_NAMES = ['data', 'result', 'payload', 'items'];
 /** Data names that hold a list's answer only (Kubernetes' `items`): an envelope of them holds an array. */
 const LIST_DATA_NAMES: ReadonlySet<string> = new Set(['items']);
 
-/** The names each value goes by in envelopes (first match wins, in this order of values). */
+/** The names each value goes by in envelopes (first match wins, in this order of values); a list's, import-page-names.ts'. */
 const ENVELOPE_NAMES: Readonly<Record<EnvelopeSource, readonly string[]>> = {
   status: ['status', 'status_code', 'statusCode', 'http_status', 'httpStatus'],
   status_text: ['msg', 'status_text', 'statusText', 'reason', 'reason_phrase'],
   request_id: ['request_id', 'requestId', 'response_id', 'responseId'],
-  total: ['total_count', 'totalCount', 'total', 'total_results', 'totalResults', 'total_items', 'totalItems'],
-  count: ['count'],
-  offset: ['offset'],
-  limit: ['limit', 'per_page', 'perPage', 'page_size', 'pageSize'],
-  page: ['page', 'page_number', 'pageNumber'],
-  next: [PAGE_FIELDS.next, 'nextCursor', 'next', 'continue'],
-  pages: ['total_pages', 'totalPages', 'pages', 'page_count', 'pageCount', 'number_of_pages', 'numberOfPages'],
+  total: TOTAL_NAMES,
+  count: ENVELOPE_COUNT_NAMES,
+  offset: OFFSET_NAMES,
+  limit: ENVELOPE_PAGE_SIZE_NAMES,
+  page: PAGE_NUMBER_NAMES,
+  next: NEXT_CURSOR_NAMES,
+  pages: ENVELOPE_PAGE_COUNT_NAMES,
   // Pages' whole addresses: JSON:API's links { self, first, next, prev }, Twilio's meta { url, first_page_url, … }.
-  self_link: ['self', 'self_link', 'selfLink', 'self_url', 'selfUrl'],
-  first_link: ['first', 'first_link', 'firstLink', 'first_url', 'firstUrl', 'first_page_url', 'firstPageUrl'],
-  next_link: ['next', 'next_link', 'nextLink', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl'],
-  last_link: ['last', 'last_link', 'lastLink', 'last_url', 'lastUrl', 'last_page_url', 'lastPageUrl'],
-  previous_link: [
-    'prev',
-    'previous',
-    'prev_link',
-    'previous_link',
-    'prevLink',
-    'previousLink',
-    'prev_url',
-    'previous_url',
-    'prevUrl',
-    'previousUrl',
-    'prev_page_url',
-    'previous_page_url',
-    'prevPageUrl',
-    'previousPageUrl',
-  ],
+  self_link: SELF_LINK_NAMES,
+  first_link: FIRST_LINK_NAMES,
+  next_link: NEXT_LINK_NAMES,
+  last_link: LAST_LINK_NAMES,
+  previous_link: PREVIOUS_LINK_NAMES,
 };
 
 const SOURCE_TYPES: Readonly<Record<EnvelopeSource, readonly string[]>> = {

@@ -72,6 +72,7 @@ import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
+import { NEXT_LINK_NAMES, PAGE_OBJECT_MEMBER_NAMES, PAGE_OBJECT_TOTAL_NAMES, PAGE_SIZE_NAMES, PREVIOUS_LINK_NAMES, toPlainName } from './import-page-names.js';
 import { constantOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
@@ -2147,25 +2148,10 @@ const PAGING_ALIASES: Readonly<Record<PagingRole, readonly string[]>> = {
 const HAS_MORE_NAMES: ReadonlySet<string> = new Set(['has_more', 'hasMore', 'has_next', 'hasNext', 'more']);
 
 /** A page's fields holding the next page's address (Django REST Framework's `next`: paging.next_link). */
-const NEXT_LINK_NAMES: ReadonlySet<string> = new Set(['next', 'next_url', 'nextUrl', 'next_page_url', 'nextPageUrl', 'next_link', 'nextLink']);
+const NEXT_LINK_FIELDS: ReadonlySet<string> = new Set(NEXT_LINK_NAMES);
 
 /** A page's fields holding the previous page's address (Django REST Framework's `previous`: paging.previous_link). */
-const PREVIOUS_LINK_NAMES: ReadonlySet<string> = new Set([
-  'previous',
-  'prev',
-  'previous_url',
-  'prev_url',
-  'previousUrl',
-  'prevUrl',
-  'previous_page_url',
-  'prev_page_url',
-  'previousPageUrl',
-  'prevPageUrl',
-  'previous_link',
-  'prev_link',
-  'previousLink',
-  'prevLink',
-]);
+const PREVIOUS_LINK_FIELDS: ReadonlySet<string> = new Set(PREVIOUS_LINK_NAMES);
 
 /** Whether a string schema holds a whole address: `format: uri` (or uri-reference), or an example that is one. */
 function isAddressSchema(f: Json): boolean {
@@ -2174,60 +2160,36 @@ function isAddressSchema(f: Json): boolean {
   return typeof example === 'string' && /^https?:\/\//.test(example);
 }
 
-/**
- * A page object's descriptive members by their names (lowercase, without `_` and `-`), integers and booleans apart
- * (paging.members): Spring Data's `Page` (`number`, `size`, `totalPages`, `numberOfElements`, `first`, `last`,
- * `empty`, `pageable.pageNumber`, …) and Laravel's paginator (`current_page`, `last_page`, `per_page`, `from`, `to`).
- */
+/** A page object's descriptive members by their plain names (import-page-names.ts), integers and booleans apart. */
 const PAGE_MEMBER_NAMES: { integer: ReadonlyMap<string, PageMemberRole>; boolean: ReadonlyMap<string, PageMemberRole> } = {
-  integer: new Map<string, PageMemberRole>([
-    ['number', 'page'],
-    ['page', 'page'],
-    ['currentpage', 'page'],
-    ['pagenumber', 'page'],
-    ['pageindex', 'page'],
-    ['size', 'size'],
-    ['perpage', 'size'],
-    ['pagesize', 'size'],
-    ['totalpages', 'pages'],
-    ['numberofpages', 'pages'],
-    ['pages', 'pages'],
-    ['lastpage', 'last_page'],
-    ['numberofelements', 'count'],
-    ['offset', 'offset'],
-    ['from', 'from'],
-    ['to', 'to'],
-  ]),
-  boolean: new Map<string, PageMemberRole>([
-    ['first', 'first'],
-    ['isfirst', 'first'],
-    ['last', 'last'],
-    ['islast', 'last'],
-    ['empty', 'empty'],
-    ['isempty', 'empty'],
-  ]),
+  integer: byPlainName(PAGE_OBJECT_MEMBER_NAMES.integer),
+  boolean: byPlainName(PAGE_OBJECT_MEMBER_NAMES.boolean),
 };
 
-/** A page object's total by its name (lowercase, without `_` and `-`), beside its members: Spring's `totalElements`. */
-const PAGE_TOTAL_NAMES: ReadonlySet<string> = new Set(['total', 'totalelements', 'totalcount', 'count', 'totalitems', 'totalresults', 'totalrecords']);
+function byPlainName(names: Readonly<Partial<Record<PageMemberRole, readonly string[]>>>): ReadonlyMap<string, PageMemberRole> {
+  return new Map(Object.entries(names).flatMap(([role, list]) => list.map((n): [string, PageMemberRole] => [toPlainName(n), role as PageMemberRole])));
+}
+
+/** A page object's total by its plain name, beside its members: Spring's `totalElements`. */
+const PAGE_TOTAL_NAMES: ReadonlySet<string> = new Set(PAGE_OBJECT_TOTAL_NAMES.map(toPlainName));
 
 /** The member role a page field's name and type say it holds (paging.members), or undefined. */
 function pageMemberRoleOf(name: string, f: Json): PageMemberRole | undefined {
   const types = Array.isArray(f.type) ? f.type.map(String) : [String(f.type)];
-  const key = name.toLowerCase().replace(/[_-]/g, '');
+  const key = toPlainName(name);
   if (types.includes('integer')) return PAGE_MEMBER_NAMES.integer.get(key);
   if (types.includes('boolean')) return PAGE_MEMBER_NAMES.boolean.get(key);
   return undefined;
 }
 
 /** Page size names that, with no cursor or offset, say the list pages by page number (as `per_page` does). */
-const PAGE_SIZE_NAMES: ReadonlySet<string> = new Set([LIST_PARAMS.perPage, 'page_size', 'pageSize', 'perPage', 'page[size]', 'pagination[pageSize]']);
+const PAGE_SIZE_PARAMS: ReadonlySet<string> = new Set([...PAGE_SIZE_NAMES, 'page[size]', 'pagination[pageSize]']);
 
 /** The `maximum` of a GET's page size query parameter (`limit`, `per_page`, …), when it states one. */
 function pageSizeMaximum(ctx: Ctx, src: OpSource): number | undefined {
   if (src.method !== 'GET') return undefined;
   for (const { p, pointer } of src.params) {
-    if (p.in !== 'query' || (p.name !== LIST_PARAMS.limit && !PAGE_SIZE_NAMES.has(String(p.name)))) continue;
+    if (p.in !== 'query' || (p.name !== LIST_PARAMS.limit && !PAGE_SIZE_PARAMS.has(String(p.name)))) continue;
     const max = flatten(ctx, p.schema, joinPointer(pointer, 'schema')).schema?.maximum;
     if (typeof max === 'number') return max;
   }
@@ -2316,7 +2278,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
           dropped.push({ item: name, pointer: p });
         } else [items, resource] = [name, shape.resource];
       } else if (role !== undefined) members.push({ role, path: [name], maximum: f.maximum });
-      else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(name.toLowerCase().replace(/[_-]/g, ''))) total = name;
+      else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(toPlainName(name))) total = name;
       else if (pageObject && types.includes('object') && isObject(f.properties)) {
         // Spring's pageable: { pageNumber, pageSize, offset, paged, unpaged, sort }, its members nested.
         const inner: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
@@ -2342,13 +2304,13 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         // Stripe's `url`: the list's address, the request's path (paging.url); a `format: uri` one is a whole address,
         // which the request's path is not.
         url = name;
-      } else if (types.includes('string') && previousLink === undefined && PREVIOUS_LINK_NAMES.has(name)) {
+      } else if (types.includes('string') && previousLink === undefined && PREVIOUS_LINK_FIELDS.has(name)) {
         // Django REST Framework's `previous`: the page before's address (its style is read below).
         previousLink = name;
-      } else if (types.includes('string') && nextLink === undefined && NEXT_LINK_NAMES.has(name) && isAddressSchema(f)) {
+      } else if (types.includes('string') && nextLink === undefined && NEXT_LINK_FIELDS.has(name) && isAddressSchema(f)) {
         // Its `next`, a whole address (format: uri): the next page's, not a cursor.
         nextLink = name;
-      } else if (pageObject && types.includes('string') && nextLink === undefined && NEXT_LINK_NAMES.has(name)) {
+      } else if (pageObject && types.includes('string') && nextLink === undefined && NEXT_LINK_FIELDS.has(name)) {
         // A page object's next page address of no stated format (Laravel's next_page_url): there is no cursor.
         nextLink = name;
       } else if (pageObject && !types.includes('integer') && !(types.includes('boolean') && HAS_MORE_NAMES.has(name))) {
@@ -2382,12 +2344,12 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   }
   // Spring's `?page=&size=`: `size` is the page size beside a page number (alone it may be a field's filter).
   if (found.limit === undefined && found.page !== undefined && queryParamOf(ctx, src, 'size')?.schema?.type === 'integer') found.limit = 'size';
-  const pageSize = found.limit !== undefined && PAGE_SIZE_NAMES.has(found.limit);
+  const pageSize = found.limit !== undefined && PAGE_SIZE_PARAMS.has(found.limit);
   // A `next` of no stated format on a list paged by offset or page number (no cursor to take): the next page's address.
   if (
     next !== undefined &&
     nextLink === undefined &&
-    NEXT_LINK_NAMES.has(next) &&
+    NEXT_LINK_FIELDS.has(next) &&
     found.cursor === undefined &&
     (found.offset !== undefined || found.page !== undefined || pageSize)
   ) {
