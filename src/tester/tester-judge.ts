@@ -1,14 +1,14 @@
 import { lifecycleHeaderMismatch } from './tester-checks-versions.js';
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
-import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
+import { isSuccessAnswer, getErrorCodes, getRoutes, LIST_PARAMS, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getPageSize } from '../model/model-lookup.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
 import type { OperationModel, PagingModel, ResourceModel } from '../model/model-types.js';
 import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
-import { getPageItems, totalHeaderProblem } from './tester-checks-lists.js';
+import { getPageItems, nextLink, totalHeaderProblem } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
 import { getPagePosition, getUnaskedParameter } from './tester-page-address.js';
 import { errorHeadersMismatch, hasErrorHeaders, responseHeadersMismatch } from './tester-checks-response-headers.js';
@@ -30,6 +30,40 @@ interface Verdict {
   check: string;
   target: string;
   failure?: Failure;
+}
+
+/**
+ * The `Link` header's next address (paging.link) is the request's own query with the position changed
+ * (docs/format.md): one leaving out a parameter the request asked (a filter, the sort, a page size other than the
+ * default) reads other objects than the next ones — a page size dropped, the next page at the default size, which
+ * paging through at two a page let by: no object twice, none missing. Styles offset and page only (a cursor may carry
+ * the query itself, as Shopify's page_info does), and the query only: a service behind a proxy may name its own path.
+ */
+function linkNextMismatch(
+  ctx: TestContext,
+  o: OperationModel,
+  paging: Omit<PagingModel, 'declared'>,
+  req: TestRequest,
+  res: TestResponse,
+  defaultSize: number | undefined,
+): string | undefined {
+  if (paging.style !== 'offset' && paging.style !== 'page') return undefined;
+  const link = nextLink(res);
+  if (link === undefined) return undefined;
+  const where = getPagePosition(ctx, paging, req);
+  // The parameters the list reads (its page size, sort, filters and declared query): one it does not read (the
+  // tester's own unknown-parameter probe) the service need not carry on.
+  const reads = new Set([where.sizeName, o.sortParam ?? LIST_PARAMS.sort, ...o.filter, ...(o.requiredFilters ?? []), ...o.query.map((q) => q.name)]);
+  const asked = new URL(where.asked);
+  for (const name of [...asked.searchParams.keys()]) if (!reads.has(name) && name !== where.position) asked.searchParams.delete(name);
+  let at: URL;
+  try {
+    at = new URL(link, where.asked);
+  } catch {
+    return `a Link rel="next" address <${link}>, not a URL`;
+  }
+  const unasked = getUnaskedParameter({ ...where, asked }, at, defaultSize);
+  return unasked === undefined ? undefined : `a Link rel="next" address <${link}>, which does not ask ${unasked[0]}=${unasked[1]} as the request did`;
 }
 
 /**
@@ -235,6 +269,10 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
     if (paging.totalHeader !== undefined) {
       const problem = totalHeaderProblem(res, paging.totalHeader);
       if (typeof problem === 'string') return problem;
+    }
+    if (paging.link) {
+      const link = linkNextMismatch(ctx, o, paging, req, res, getPageSize(ctx.model, o).default);
+      if (link !== undefined) return link;
     }
     for (const item of items) {
       const m = ctx.checkShape(route.resource, item, req, o.id) ?? addressMismatch(ctx, route.resource, req, item);
