@@ -75,7 +75,7 @@ import { importCallbacks } from './import-callbacks.js';
 import { NEXT_LINK_NAMES, PAGE_OBJECT_MEMBER_NAMES, PAGE_OBJECT_TOTAL_NAMES, PAGE_SIZE_NAMES, PREVIOUS_LINK_NAMES, toPlainName } from './import-page-names.js';
 import { constantOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { importErrorHeaders, importResponseHeaders } from './import-response-headers.js';
+import { importErrorHeaders, importResponseHeaders, settleErrorHeaders } from './import-response-headers.js';
 import { validateOpenApi } from './import-validate.js';
 import { toErrorCodeName, toEventKindName, toFieldName, toIdentifier, toOperationId, toResourceName, UniqueNames } from './import-names.js';
 import {
@@ -4499,7 +4499,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       const code = out.codes[only[0]!.name]!;
       code.when = [...(code.when ?? []), condition];
     }
+    for (const c of Object.values(out.codes)) settleErrorHeaders(ctx, c.headers, c.when ?? []);
   }
+  settleErrorHeaders(ctx, out.headers, undefined);
   return out;
 }
 

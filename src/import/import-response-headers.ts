@@ -3,9 +3,9 @@
 // resource has a read operation; endpoints settle that once every operation is known), a list's Link and total, the
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
-import { getReservedErrorHeader, getReservedResponseHeader } from '../model/model-response-headers.js';
+import { getReservedErrorHeader, getReservedResponseHeader, KNOWN_ERROR_HEADERS } from '../model/model-response-headers.js';
 import { ETAG_ANSWER_ACTIONS } from '../model/model-routes.js';
-import type { Action, ParameterSpec } from '../spec/spec-types.js';
+import type { Action, Condition, ParameterSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import { isObject, report, resolve, type Json } from './import-schema.js';
 import type { Diagnostic } from '../diagnostics/diagnostics-catalogue.js';
@@ -104,9 +104,15 @@ export interface ErrorHeaderSource {
 }
 
 /**
+ * A required error header with no default, read before its code's conditions are chosen: where it came from, for
+ * settleErrorHeaders to say it when the service cannot always send it.
+ */
+const unsettled = new WeakMap<ParameterSpec, { label: string; pointer: string }>();
+
+/**
  * The headers of an OpenAPI error response (or `default`), read into an error code's `headers` (errors.headers for
  * `default`): docs/import.md, "Headers of error answers". One the service writes itself is dropped; a required one
- * is kept optional (an imported code lists no condition, so the service could not always send it), each said.
+ * stays required until its code's conditions are known (settleErrorHeaders).
  */
 export function importErrorHeaders(ctx: HeaderContext, src: ErrorHeaderSource): Record<string, ParameterSpec> | undefined {
   const kept: Record<string, ParameterSpec> = {};
@@ -126,17 +132,32 @@ export function importErrorHeaders(ctx: HeaderContext, src: ErrorHeaderSource): 
     if (!isObject(node)) continue;
     const p = src.toParameter({ p: node, pointer, name, where: 'header', label });
     if (p === undefined) continue;
-    if (p.optional !== true && p.default === undefined) {
-      report(
-        ctx,
-        'import-approximated',
-        { item: label, as: 'an optional header', reason: 'an imported error code lists no condition the service would always send it for' },
-        pointer,
-      );
-      p.optional = true;
-    }
+    if (p.optional !== true && p.default === undefined) unsettled.set(p, { label, pointer });
     seen.add(key);
     kept[name] = p;
   }
   return Object.keys(kept).length > 0 ? kept : undefined;
+}
+
+/**
+ * Once an imported code's conditions are chosen: a required header the service sends itself for every one of them
+ * (a 429's Retry-After answering rate_limited alone) stays required; another (errors.headers, `when` undefined: every
+ * error answer's) is kept optional, said, since the service could not always send it (check's error-header-invalid).
+ */
+export function settleErrorHeaders(ctx: HeaderContext, headers: Record<string, ParameterSpec> | undefined, when: readonly Condition[] | undefined): void {
+  for (const [name, p] of Object.entries(headers ?? {})) {
+    const from = unsettled.get(p);
+    if (from === undefined) continue;
+    unsettled.delete(p);
+    const known = KNOWN_ERROR_HEADERS.get(name.toLowerCase());
+    if (known !== undefined && when !== undefined && when.length > 0 && when.every((c) => known.includes(c))) continue;
+    const reason =
+      when === undefined
+        ? 'every error answer would carry it, and the service knows its value for none of them'
+        : known === undefined
+          ? 'the service does not know its value, and the document states no default'
+          : `the service sends it itself only on ${known.join(', ')}, and the imported code answers ${when.length > 0 ? when.join(', ') : 'no condition'}`;
+    report(ctx, 'import-approximated', { item: from.label, as: 'an optional header', reason }, from.pointer);
+    p.optional = true;
+  }
 }

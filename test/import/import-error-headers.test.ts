@@ -33,7 +33,11 @@ const DOC = {
           },
           '429': {
             description: 'Too many requests',
-            headers: { 'Retry-After': { required: true, schema: { type: 'integer', minimum: 0 } }, 'X-Request-Id': { schema: { type: 'string' } } },
+            headers: {
+              'Retry-After': { required: true, schema: { type: 'integer', minimum: 0 } },
+              'X-Request-Id': { schema: { type: 'string' } },
+              'X-Wait': { required: true, schema: { type: 'integer' } },
+            },
             content: error,
           },
           '503': { $ref: '#/components/responses/Unavailable' },
@@ -57,22 +61,32 @@ describe('headers of error answers through import and export', () => {
   it("are each code's headers (and `default`'s every error's), kept and exported back at their responses", async () => {
     const r = await importOpenApiDocument(structuredClone(DOC) as unknown, 'errors.json');
     const headerDiagnostics = r.diagnostics.filter((d) => /\/headers\//.test(d.pointer ?? '')).map((d) => `${d.code} ${d.pointer}`);
-    // Before: import-dropped at each of them. Now only the service's own header is dropped, and a required one is kept optional.
+    // Before: import-dropped at each of them. Now only the service's own header is dropped, and a required one the
+    // service could not always send is kept optional, said.
     expect(headerDiagnostics.sort()).toEqual([
-      'import-approximated /paths/~1notes~1{id}/get/responses/429/headers/Retry-After',
+      'import-approximated /paths/~1notes~1{id}/get/responses/429/headers/X-Wait',
       'import-dropped /paths/~1notes~1{id}/get/responses/429/headers/X-Request-Id',
     ]);
+    expect(r.diagnostics.find((d) => d.pointer?.endsWith('/X-Wait'))!.message).toMatch(
+      /the service does not know its value, and the document states no default/,
+    );
     const errors = r.document!.errors!;
     expect(errors.headers).toEqual({ 'X-Trace': { type: 'string', optional: true } });
     const byStatus = Object.fromEntries(Object.values(errors.codes!).map((c) => [c.status, Object.keys(c.headers ?? {})]));
-    expect(byStatus).toEqual({ 401: ['WWW-Authenticate'], 429: ['Retry-After'], 503: ['Retry-After'] });
+    expect(byStatus).toEqual({ 401: ['WWW-Authenticate'], 429: ['Retry-After', 'X-Wait'], 503: ['Retry-After'] });
+    // A 429's required Retry-After stays required: its code answers rate_limited alone, on which the service always
+    // sends it. Before: kept optional for every imported code, so a service leaving it out passed.
+    const limited = Object.values(errors.codes!).find((c) => c.status === 429)!;
+    expect(limited.when).toEqual(['rate_limited']);
+    expect(limited.headers!['Retry-After']!.optional).toBeUndefined();
+    expect(limited.headers!['X-Wait']!.optional).toBe(true);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 
     const back = exportOpenApi(r.compiled!.model!).document as { paths: Json; components: { responses: Record<string, Json> } };
     const responses = (back.paths['/notes/{id}'] as Record<string, { responses: Record<string, { $ref: string }> }>).get!.responses;
     const headersAt = (status: string) => Object.keys(back.components.responses[responses[status]!.$ref.split('/').pop()!]!.headers as Json);
     expect(headersAt('401')).toEqual(['X-Trace', 'WWW-Authenticate']);
-    expect(headersAt('429')).toEqual(['X-Trace', 'Retry-After']);
+    expect(headersAt('429')).toEqual(['X-Trace', 'Retry-After', 'X-Wait']);
     expect(headersAt('503')).toEqual(['X-Trace', 'Retry-After']);
     expect(headersAt('default')).toEqual(['X-Trace']);
   });
