@@ -323,8 +323,13 @@ const fieldRules: Rule = ({ model, report }) => {
         { where, detail: f.writeOnly === true ? 'that is write-only (no answer holds it)' : 'that is read-only (no request sends it)' },
         joinPointer(f.pointer, 'nullable'),
       );
+    // A reference holds the identifier of the resource it names: its default and example are values of that field
+    // (an integer identifier's `1`: petclinic's `Pet.ownerId`), not strings.
+    const target = f.type === 'ref' && f.to !== undefined ? getResource(model, f.to) : undefined;
+    const id = target?.identifier !== undefined ? getField(target, target.identifier) : undefined;
+    const valueField = id !== undefined && ['uuid', 'integer', 'string'].includes(id.type) ? { ...id, nullable: f.nullable } : f;
     if (f.hasDefault) {
-      const problem = getValueProblem(f, f.default);
+      const problem = getValueProblem(valueField, f.default);
       if (problem)
         report(
           'value-violates-field',
@@ -333,7 +338,7 @@ const fieldRules: Rule = ({ model, report }) => {
         );
     }
     if (f.hasExample) {
-      const problem = getValueProblem(f, f.example);
+      const problem = getValueProblem(valueField, f.example);
       if (problem)
         report(
           'value-violates-field',

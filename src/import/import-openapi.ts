@@ -2954,6 +2954,25 @@ function pathParamsInRequest(ctx: Ctx, src: OpSource, request: ShapeSpec): Shape
   return { ...request, fields };
 }
 
+/**
+ * A property's own place in the document: through references and an allOf's members (Kubernetes' metadata,
+ * `allOf: [$ref ListMeta]`; petclinic's `Owner`, `allOf: [$ref OwnerFields, { properties: { id } }]`), where the
+ * pointer resolves.
+ */
+function propertyPlace(ctx: Ctx, node: unknown, pointer: string, name: string): { node: unknown; pointer: string } | undefined {
+  const r = resolve(ctx, node, pointer);
+  if (!isObject(r.node)) return undefined;
+  const at = r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer;
+  if (isObject(r.node.properties) && Object.hasOwn(r.node.properties, name))
+    return { node: r.node.properties[name], pointer: joinPointer(joinPointer(at, 'properties'), name) };
+  const all = Array.isArray(r.node.allOf) ? r.node.allOf : [];
+  for (let i = 0; i < all.length; i++) {
+    const found = propertyPlace(ctx, all[i], joinPointer(joinPointer(at, 'allOf'), i), name);
+    if (found) return found;
+  }
+  return undefined;
+}
+
 /** Envelope fields said unwritten, by pointer: an envelope several operations share is said once. */
 const unwrittenSaid = new WeakMap<Ctx, Set<string>>();
 
@@ -2972,21 +2991,7 @@ function sayUnwritten(ctx: Ctx, operation: string, envelope: EnvelopeSpec, succe
   }
   let said = unwrittenSaid.get(ctx);
   if (!said) unwrittenSaid.set(ctx, (said = new Set()));
-  // The property's own place in the document: through references and an allOf's members (Kubernetes' metadata,
-  // `allOf: [$ref ListMeta]`), where the pointer resolves.
-  const property = (node: unknown, pointer: string, name: string): { node: unknown; pointer: string } | undefined => {
-    const r = resolve(ctx, node, pointer);
-    if (!isObject(r.node)) return undefined;
-    const at = r.pointer.startsWith('#') ? r.pointer.slice(1) : r.pointer;
-    if (isObject(r.node.properties) && Object.hasOwn(r.node.properties, name))
-      return { node: r.node.properties[name], pointer: joinPointer(joinPointer(at, 'properties'), name) };
-    const all = Array.isArray(r.node.allOf) ? r.node.allOf : [];
-    for (let i = 0; i < all.length; i++) {
-      const found = property(all[i], joinPointer(joinPointer(at, 'allOf'), i), name);
-      if (found) return found;
-    }
-    return undefined;
-  };
+  const property = (node: unknown, pointer: string, name: string) => propertyPlace(ctx, node, pointer, name);
   const walk = (fields: Record<string, FieldSpec>, node: unknown, pointer: string, prefix: string) => {
     for (const [name, f] of Object.entries(fields)) {
       const path = prefix + name;
@@ -3132,6 +3137,36 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
  * parameter names one of its fields that can be an identifier (`GET /users/{username}` answering a User whose
  * `username` is a required string): the document says that field picks one object.
  */
+/**
+ * An optional, read-only `id` its item path reads the resource by (Spring petclinic's `Owner.id`, `GET
+ * /owners/{ownerId}`: generators leave a read-only property out of `required`, as requests do not carry it) is the
+ * identifier, which the service makes: a client never writes it, and the path addresses every object by it. Kept an
+ * ordinary field, nothing would give it a value and no object could be read, changed or deleted (before: each
+ * read answered 404, and the tester could address none). Said, at the property.
+ */
+function serviceIdentifier(ctx: Ctx, r: string, p: string, src: OpSource): boolean {
+  const fields = ctx.resourceFields.get(r);
+  const f = fields?.[DEFAULT_IDENTIFIER_FIELD];
+  if (fields === undefined || f === undefined || f.optional !== true || f.readOnly !== true) return false;
+  if (!isDefaultIdentifier({ ...f, optional: false, name: DEFAULT_IDENTIFIER_FIELD })) return false;
+  if (idByResourceName(fields, r, p)?.path !== DEFAULT_IDENTIFIER_FIELD) return false;
+  delete f.optional;
+  ctx.resourceIdentifier.set(r, DEFAULT_IDENTIFIER_FIELD);
+  const schema = [...ctx.resources].find(([, name]) => name === r)?.[0];
+  const place = schema !== undefined ? propertyPlace(ctx, { $ref: schema }, '', DEFAULT_IDENTIFIER_FIELD) : undefined;
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `resource ${r} field \`${DEFAULT_IDENTIFIER_FIELD}\` (optional, read-only)`,
+      as: 'its identifier, made by the service',
+      reason: `${src.method} ${src.rawPath} reads one ${r} by it, and no request writes it: every object the service makes has one`,
+    },
+    place?.pointer ?? src.pointer,
+  );
+  return true;
+}
+
 function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: ShapeSpec | undefined }[]): void {
   for (const { src, response } of prepared) {
     if (src.method !== 'GET' || response?.resource === undefined || response.list) continue;
@@ -3140,6 +3175,7 @@ function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: Sha
     if (params.length !== 1 || p === undefined || !withoutTrailingSlash(src.path).endsWith(`/{${p}}`)) continue;
     const r = response.resource;
     if (ctx.resourceIdentifier.get(r) !== undefined) continue;
+    if (serviceIdentifier(ctx, r, p, src)) continue;
     const f = ctx.resourceFields.get(r)?.[p];
     if (f === undefined || !isDefaultIdentifier({ ...f, name: DEFAULT_IDENTIFIER_FIELD })) continue;
     ctx.resourceIdentifier.set(r, p);

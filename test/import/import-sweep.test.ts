@@ -413,7 +413,10 @@ describe('import of shapes public documents have: the third sweep, creates', () 
     const r = await importOpenApiDocument(doc as unknown, 'box.json');
     expect(errorsOf(r)).toEqual([]);
     const ops = r.document!.endpoints!.operations! as unknown as Record<string, Json>;
-    expect([ops.get_file_requests_id!.action, ops.get_file_requests_id!.bind]).toEqual(['read', { file_request_id: 'id' }]);
+    // The optional read-only `id` its read addresses is the identifier, the service's (import-read-only-identifier.test.ts);
+    // before 2026-11-29 the read was bound to it as a unique field nothing gave a value.
+    expect([ops.get_file_requests_id!.action, ops.get_file_requests_id!.bind]).toEqual(['read', undefined]);
+    expect(r.document!.resources!.FileRequest!.fields!.id).toEqual({ type: 'string', readOnly: true });
     // Before, a create binding file_request_id to `id`: every copy made an object with its source's key (409 from serve).
     expect([ops.post_file_requests_id_copy!.action, ops.post_file_requests_id_copy!.bind]).toEqual(['custom', undefined]);
     expect(r.diagnostics.some((d) => d.code === 'import-custom-operation' && d.message.includes('post_file_requests_id_copy'))).toBe(true);
