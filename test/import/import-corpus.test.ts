@@ -13,7 +13,13 @@ import { OPENAPI_FIXTURES } from '../export/helpers.js';
 // UPDATE_GOLDEN=1 rewrites the golden files.
 
 const GOLDEN = join(OPENAPI_FIXTURES, 'golden');
-const files = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+const top = readdirSync(OPENAPI_FIXTURES).filter((f) => /\.(ya?ml|json)$/.test(f));
+// Documents held to this file's assertions only (golden files, the round trip): each fails another per-document
+// suite for a reason its README names (test/fixtures/openapi/README.md, "partial/"), so they are not at the top.
+const PARTIAL = join(OPENAPI_FIXTURES, 'partial');
+const partial = readdirSync(PARTIAL).filter((f) => /\.(ya?ml|json)$/.test(f));
+const files = [...top, ...partial];
+const pathOf = (file: string) => join(partial.includes(file) ? PARTIAL : OPENAPI_FIXTURES, file);
 
 function golden(name: string, actual: string): void {
   const path = join(GOLDEN, name);
@@ -37,7 +43,8 @@ function summary(codes: readonly string[]): string {
 
 describe('import of the public OpenAPI corpus', () => {
   it('has the documents the README lists', () => {
-    expect(files.sort()).toEqual([
+    expect(partial).toEqual(['spring-petclinic-rest.yml']);
+    expect(top.sort()).toEqual([
       'ably-platform-v1.yaml',
       'adyen-dispute-v30.json',
       'adyen-session-authentication-v1.yaml',
@@ -49,6 +56,8 @@ describe('import of the public OpenAPI corpus', () => {
       'oai-petstore.yaml',
       'oai-uspto.yaml',
       'oai-webhook-example.yaml',
+      'realworld-conduit.yml',
+      'redocly-museum.yaml',
       'twilio-bulkexports-v1.yaml',
       'vonage-dispatch.yml',
     ]);
@@ -56,7 +65,7 @@ describe('import of the public OpenAPI corpus', () => {
 
   for (const file of files) {
     it(`${file}: imports, reads back as a spec, and reports its gaps as before`, async () => {
-      const r = await importOpenApiFile(join(OPENAPI_FIXTURES, file), { specFile: `${file}.servicespec.yaml` });
+      const r = await importOpenApiFile(pathOf(file), { specFile: `${file}.servicespec.yaml` });
       expect(r.diagnostics.filter((d) => d.code === 'import-not-openapi' || d.code === 'import-invalid-openapi')).toEqual([]);
       expect(r.text).toBeDefined();
       expect(r.compiled?.model).toBeDefined();
@@ -153,9 +162,15 @@ describe('import → export openapi round trip of the corpus', () => {
     return out;
   };
 
+  const opPointer = (key: string) =>
+    `/paths/${key
+      .slice(key.indexOf(' ') + 1)
+      .replace(/~/g, '~0')
+      .replace(/\//g, '~1')}/${key.slice(0, key.indexOf(' ')).toLowerCase()}`;
+
   for (const file of files) {
     it(`${file}: methods, paths and parameter names come back exactly; each missing status is reported`, async () => {
-      const path = join(OPENAPI_FIXTURES, file);
+      const path = pathOf(file);
       const source = wire((file.endsWith('.json') ? JSON.parse(readFileSync(path, 'utf8')) : parseYaml(readFileSync(path, 'utf8'))) as Json);
       const r = await importOpenApiFile(path);
       expect(r.diagnostics.filter((d) => d.code === 'import-renamed')).toEqual([]);
@@ -173,7 +188,22 @@ describe('import → export openapi round trip of the corpus', () => {
                 d.message.includes(`${p.slice(0, p.indexOf(':'))} parameter \`${p.slice(p.indexOf(':') + 1)}\` has no place`),
             ),
         );
-        expect(back.get(key)!.params, key).toEqual(kept);
+        // A conditional header the format honours on an action of a resource with etag: true comes back declared
+        // where the document leaves it out (Spring petclinic's reads answering 304, its replaces and deletes): said at
+        // the operation (import-approximated, "honours If-Match", "honours If-None-Match").
+        const added = (p: string) =>
+          (p === 'header:if-match' || p === 'header:if-none-match') &&
+          !op.params.includes(p) &&
+          r.diagnostics.some(
+            (d) =>
+              d.code === 'import-approximated' &&
+              d.pointer === opPointer(key) &&
+              d.message.includes(`honours ${p === 'header:if-match' ? 'If-Match' : 'If-None-Match'}`),
+          );
+        expect(
+          back.get(key)!.params.filter((p) => !added(p)),
+          key,
+        ).toEqual(kept);
         for (const status of op.statuses.filter((s) => !back.get(key)!.statuses.includes(s))) {
           const pointer = `/paths/${key
             .slice(key.indexOf(' ') + 1)

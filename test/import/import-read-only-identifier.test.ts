@@ -136,3 +136,19 @@ resources:
     expect(problems('"one"')).toEqual(['Pet.owner: the declared example "one" does not satisfy the field (not an integer)']);
   });
 });
+
+describe('a read answering 304 with no If-None-Match declared (spring-petclinic-rest: GET /owners/{ownerId})', () => {
+  it('is said to honour the header its 304 answers, as the export declares it', async () => {
+    const doc = structuredClone(DOC) as unknown as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    doc.paths['/owners/{ownerId}']!.get!.responses['304'] = { description: 'Not modified.', headers: { ETag: { schema: { type: 'string' } } } };
+    const r = await importOpenApiDocument(doc, 'petclinic.json');
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.diagnostics.filter((d) => d.message.startsWith('operation getOwner is')).map((d) => [d.code, d.message, d.pointer])).toEqual([
+      [
+        'import-approximated',
+        'operation getOwner is imported as one that honours If-None-Match (answered 304 when it matches): its 304 answer is the one a matching If-None-Match gets (Owner takes conditional requests, etag: true); the document does not declare the header',
+        '/paths/~1owners~1{ownerId}/get',
+      ],
+    ]);
+  });
+});
