@@ -2792,6 +2792,15 @@ function inferAction(
         const b = bindingsFor(ctx, one, pathParams, 'write', src.path);
         if (b) return { action: change(one), resource: one, ...b };
       }
+      // One answering no body (Spring petclinic's `PUT /owners/{ownerId}/pets/{petId}` → 204): the change of the object
+      // its path names (what a GET of the same path reads), as a delete answering none is; served with its status and
+      // no body. Before, a custom operation, answered 501 without a handler.
+      const named = one === undefined && !success.hasContent && request !== undefined ? family.itemOf(src.path) : undefined;
+      if (named !== undefined && fitsRequest(named) && (single || item)) {
+        if (single && addressable(named)) return { action: change(named), resource: named, ...boundToOtherField(ctx, named, pathParams[0]!) };
+        const b = bindingsFor(ctx, named, pathParams, 'write', src.path);
+        if (b) return { action: change(named), resource: named, ...b };
+      }
       break;
     }
     case 'DELETE': {

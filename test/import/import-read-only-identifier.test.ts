@@ -152,3 +152,38 @@ describe('a read answering 304 with no If-None-Match declared (spring-petclinic-
     ]);
   });
 });
+
+describe('a PUT on an item path answering 204 with no body (spring-petclinic-rest: PUT /owners/{ownerId}/pets/{petId})', () => {
+  it('is the replace of the object its path names, served with its status and no body (before: custom, 501)', async () => {
+    const doc = structuredClone(DOC) as unknown as { paths: Record<string, Record<string, unknown>> };
+    const petId = { name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int32', minimum: 0 } };
+    doc.paths['/owners/{ownerId}/pets/{petId}'] = {
+      get: { operationId: 'getOwnersPet', parameters: [ownerId, petId], responses: { '200': { description: 'Found.', content: json('Pet') } } },
+      put: {
+        operationId: 'updateOwnersPet',
+        parameters: [ownerId, petId],
+        requestBody: { required: true, content: json('PetFields') },
+        responses: { '204': { description: 'Updated.' }, '404': { description: 'Pet not found for this owner.' } },
+      },
+    };
+    const r = await importOpenApiDocument(doc, 'petclinic.json');
+    expect(r.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(r.document!.endpoints!.operations!.updateOwnersPet).toMatchObject({
+      action: 'replace',
+      resource: 'Pet',
+      bind: { ownerId: 'ownerId', petId: 'id' },
+      status: 204,
+    });
+    const s = await startService(r.compiled!.model!);
+    try {
+      const owner = (await s.call('POST', '/owners', { lastName: 'Franklin' })).body as { id: number };
+      const pet = (await s.call('POST', `/owners/${owner.id}/pets`, { name: 'Leo' })).body as { id: number };
+      const put = await s.call('PUT', `/owners/${owner.id}/pets/${pet.id}`, { name: 'Max' });
+      expect([put.status, put.body]).toEqual([204, undefined]);
+      expect((await s.call('GET', `/owners/${owner.id}/pets/${pet.id}`)).body).toMatchObject({ id: pet.id, name: 'Max', ownerId: owner.id });
+      expect((await s.call('PUT', `/owners/${owner.id + 1}/pets/${pet.id}`, { name: 'Rex' })).status).toBe(404);
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
+});

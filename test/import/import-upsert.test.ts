@@ -44,13 +44,13 @@ describe('import: a PUT answering 201 and 200', () => {
     expect(c.model!.endpoints!.operations.find((o) => o.id === 'putPatient')).toMatchObject({ upsert: true, status: 200 });
   });
 
-  it('a PUT read as custom (its 204 answers no object, as before): its 201 is dropped, said', async () => {
+  it('a PUT answering 204 and 201: a replace with upsert, its status 204 (before 2026-11-29 a custom operation, its 201 dropped)', async () => {
+    // A PUT answering no body is the change of the object its path names (import-read-only-identifier.test.ts).
     const r = await importOpenApiDocument(PATIENTS({ '204': { description: 'replaced' }, '201': answered }), 'patients.json');
-    expect(r.document!.endpoints!.operations!.putPatient).toMatchObject({ action: 'custom', status: 204 });
-    expect(r.document!.endpoints!.operations!.putPatient!.upsert).toBeUndefined();
-    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('201')).map((d) => d.pointer)).toEqual([
-      '/paths/~1patients~1{patientId}/put/responses/201',
-    ]);
+    expect(r.document!.endpoints!.operations!.putPatient).toMatchObject({ action: 'replace', resource: 'Patient', upsert: true, status: 204 });
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('201'))).toEqual([]);
+    const c = compileSpecText(stringify(r.document));
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
   });
 
   it('a PUT answering 200 alone stays a plain replace', async () => {
