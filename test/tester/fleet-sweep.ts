@@ -4,15 +4,10 @@
 // (`--header 'X-Fleet-Key: …'`). Used by tester-fleet-faults.test.ts and bench/tester-fleet-sweep.ts.
 
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { importOpenApiFile } from '../../src/import/import-openapi.js';
-import type { CheckedModel } from '../../src/model/model-types.js';
-import { testService } from '../../src/tester/tester-run.js';
-import type { TestOptions, TestReport } from '../../src/tester/tester-types.js';
+import { createImportedSweep } from './imported-sweep.js';
 
-export const FLEET_DOC = fileURLToPath(new URL('./fixtures/fleet.openapi.yaml', import.meta.url));
-const SERVER_URL = new URL('./fixtures/fleet-server.mjs', import.meta.url).href;
+export { failedChecks } from './imported-sweep.js';
+
 /** The fleet key the server takes (it takes fleet-key-other too). */
 export const FLEET_KEY = 'fleet-key-main';
 
@@ -21,37 +16,14 @@ interface FleetModule {
   createFleetServer(o: { faults?: string[] }): Server;
 }
 
-export async function loadFleet(): Promise<FleetModule> {
-  return (await import(SERVER_URL)) as FleetModule;
-}
+const sweep = createImportedSweep<FleetModule>({
+  doc: new URL('./fixtures/fleet.openapi.yaml', import.meta.url),
+  server: new URL('./fixtures/fleet-server.mjs', import.meta.url),
+  create: (m, faults) => m.createFleetServer({ faults }),
+  options: () => ({ credentials: { headers: { 'X-Fleet-Key': FLEET_KEY } } }),
+});
 
-let imported: Promise<{ model: CheckedModel; text: string }> | undefined;
-
-/** The document imported (once a process), its model and the spec's YAML. */
-export function importFleet(): Promise<{ model: CheckedModel; text: string }> {
-  imported ??= importOpenApiFile(FLEET_DOC).then((r) => {
-    if (!r.compiled?.checked || r.text === undefined) throw new Error(`fleet.openapi.yaml does not import: ${r.diagnostics.map((d) => d.code).join(', ')}`);
-    return { model: r.compiled.checked, text: r.text };
-  });
-  return imported;
-}
-
-/** One run of the tester against a fresh server with `faults` planted; the server is closed after. */
-export async function runFleet(faults: readonly string[], options: Omit<TestOptions, 'baseUrl'> = {}): Promise<TestReport> {
-  const { createFleetServer } = await loadFleet();
-  const { model } = await importFleet();
-  const server = createFleetServer({ faults: [...faults] });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
-  try {
-    return await testService(model, { baseUrl: `http://127.0.0.1:${port}`, credentials: { headers: { 'X-Fleet-Key': FLEET_KEY } }, ...options });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((ok) => server.close(ok));
-  }
-}
-
-/** The checks that failed, by name, sorted. */
-export function failedChecks(report: TestReport): string[] {
-  return [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort();
-}
+export const FLEET_DOC = sweep.doc;
+export const loadFleet = sweep.load;
+export const importFleet = sweep.importDoc;
+export const runFleet = sweep.run;

@@ -5,15 +5,9 @@
 // --limited-scopes inventory:read`). Used by tester-stockroom-faults.test.ts and bench/tester-stockroom-sweep.ts.
 
 import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
-import { importOpenApiFile } from '../../src/import/import-openapi.js';
-import type { CheckedModel } from '../../src/model/model-types.js';
-import { testService } from '../../src/tester/tester-run.js';
-import type { TestOptions, TestReport } from '../../src/tester/tester-types.js';
+import { createImportedSweep } from './imported-sweep.js';
 
-export const STOCKROOM_DOC = fileURLToPath(new URL('./fixtures/stockroom.openapi.yaml', import.meta.url));
-const SERVER_URL = new URL('./fixtures/stockroom-server.mjs', import.meta.url).href;
+export { failedChecks } from './imported-sweep.js';
 
 interface StockroomModule {
   FAULTS: Record<string, string>;
@@ -22,43 +16,18 @@ interface StockroomModule {
   createStockroomServer(o: { faults?: string[] }): Server;
 }
 
-export async function loadStockroom(): Promise<StockroomModule> {
-  return (await import(SERVER_URL)) as StockroomModule;
-}
+const sweep = createImportedSweep<StockroomModule>({
+  doc: new URL('./fixtures/stockroom.openapi.yaml', import.meta.url),
+  server: new URL('./fixtures/stockroom-server.mjs', import.meta.url),
+  create: (m, faults) => m.createStockroomServer({ faults }),
+  options: (m) => ({
+    credentials: { headers: { 'X-Api-Key': m.STOCKROOM_KEY } },
+    limited: { headers: { 'X-Api-Key': m.STOCKROOM_READER_KEY } },
+    limitedScopes: ['inventory:read'],
+  }),
+});
 
-let imported: Promise<{ model: CheckedModel; text: string }> | undefined;
-
-/** The document imported (once a process), its model and the spec's YAML. */
-export function importStockroom(): Promise<{ model: CheckedModel; text: string }> {
-  imported ??= importOpenApiFile(STOCKROOM_DOC).then((r) => {
-    if (!r.compiled?.checked || r.text === undefined) throw new Error(`stockroom.openapi.yaml does not import: ${r.diagnostics.map((d) => d.code).join(', ')}`);
-    return { model: r.compiled.checked, text: r.text };
-  });
-  return imported;
-}
-
-/** One run of the tester against a fresh server with `faults` planted; the server is closed after. */
-export async function runStockroom(faults: readonly string[], options: Omit<TestOptions, 'baseUrl'> = {}): Promise<TestReport> {
-  const { createStockroomServer, STOCKROOM_KEY, STOCKROOM_READER_KEY } = await loadStockroom();
-  const { model } = await importStockroom();
-  const server = createStockroomServer({ faults: [...faults] });
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
-  const { port } = server.address() as AddressInfo;
-  try {
-    return await testService(model, {
-      baseUrl: `http://127.0.0.1:${port}`,
-      credentials: { headers: { 'X-Api-Key': STOCKROOM_KEY } },
-      limited: { headers: { 'X-Api-Key': STOCKROOM_READER_KEY } },
-      limitedScopes: ['inventory:read'],
-      ...options,
-    });
-  } finally {
-    server.closeAllConnections();
-    await new Promise((ok) => server.close(ok));
-  }
-}
-
-/** The checks that failed, by name, sorted. */
-export function failedChecks(report: TestReport): string[] {
-  return [...new Set(report.results.filter((r) => r.outcome === 'failed').map((r) => r.check))].sort();
-}
+export const STOCKROOM_DOC = sweep.doc;
+export const loadStockroom = sweep.load;
+export const importStockroom = sweep.importDoc;
+export const runStockroom = sweep.run;
