@@ -2792,10 +2792,10 @@ function inferAction(
         const b = bindingsFor(ctx, one, pathParams, 'write', src.path);
         if (b) return { action: change(one), resource: one, ...b };
       }
-      // One answering no body (Spring petclinic's `PUT /owners/{ownerId}/pets/{petId}` → 204): the change of the object
-      // its path names (what a GET of the same path reads), as a delete answering none is; served with its status and
-      // no body. Before, a custom operation, answered 501 without a handler.
-      const named = one === undefined && !success.hasContent && request !== undefined ? family.itemOf(src.path) : undefined;
+      // One answering 204 (Spring petclinic's `PUT /owners/{ownerId}/pets/{petId}`): the change of the object its path
+      // names (what a GET of the same path reads), as a delete answering none is; served 204, no body. A 200 or 202
+      // with no body stays custom: the format's change answers the object, which such a document never promises.
+      const named = one === undefined && !success.hasContent && success.status === 204 && request !== undefined ? family.itemOf(src.path) : undefined;
       if (named !== undefined && fitsRequest(named) && (single || item)) {
         if (single && addressable(named)) return { action: change(named), resource: named, ...boundToOtherField(ctx, named, pathParams[0]!) };
         const b = bindingsFor(ctx, named, pathParams, 'write', src.path);
