@@ -2313,7 +2313,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
       } else if (pageObject && types.includes('string') && nextLink === undefined && NEXT_LINK_FIELDS.has(name)) {
         // A page object's next page address of no stated format (Laravel's next_page_url): there is no cursor.
         nextLink = name;
-      } else if (pageObject && !types.includes('integer') && !(types.includes('boolean') && HAS_MORE_NAMES.has(name))) {
+      } else if (pageObject && !(types.includes('boolean') && HAS_MORE_NAMES.has(name))) {
+        // A page object's member of no role and no total's name (`tookMs`, a count of something else): left out,
+        // said, never read as the total by its type alone.
         dropped.push({ item: name, pointer: p });
       } else if (types.includes('string') && next === undefined) {
         next = name;

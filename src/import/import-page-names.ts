@@ -40,10 +40,10 @@ export const PAGE_NUMBER_NAMES: readonly string[] = ['page', 'page_number', 'pag
 export const PAGE_OBJECT_PAGE_NUMBER_NAMES: readonly string[] = [...PAGE_NUMBER_NAMES, 'number', 'current_page', 'page_index'];
 
 /** The number of pages. */
-export const PAGE_COUNT_NAMES: readonly string[] = ['total_pages', 'totalPages', 'pages', 'number_of_pages', 'numberOfPages'];
+export const PAGE_COUNT_NAMES: readonly string[] = ['total_pages', 'totalPages', 'pages', 'page_count', 'pageCount', 'number_of_pages', 'numberOfPages'];
 
-/** An envelope's number of pages beside those. */
-export const ENVELOPE_PAGE_COUNT_NAMES: readonly string[] = [...PAGE_COUNT_NAMES, 'page_count', 'pageCount'];
+/** An envelope's number of pages: the same names. */
+export const ENVELOPE_PAGE_COUNT_NAMES: readonly string[] = PAGE_COUNT_NAMES;
 
 /** The next page's cursor (an envelope's `next`; a page's is any string member it holds beside its objects). */
 export const NEXT_CURSOR_NAMES: readonly string[] = [PAGE_FIELDS.next, 'nextCursor', 'next', 'continue'];

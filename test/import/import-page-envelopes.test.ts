@@ -145,3 +145,35 @@ it("a Spring page's sort, which the format's page does not carry, is said at its
     '#/components/schemas/PageArticle/properties/sort',
   ]);
 });
+
+// A page object's integer member is the total by its name only (review: `{ items, page, pageSize, pageCount }` read
+// pageCount as the total, and `tookMs` as the total where no total was named, so the service wrote the object
+// count into them): pageCount is the number of pages, an unknown member is left out, said at its pointer.
+describe("a page object's integer members, read by name", () => {
+  const noTotal = (extra: Json) => {
+    const doc = pageDoc({ success: { type: 'boolean', enum: [true] } }, { page: { type: 'integer' }, pageSize: { type: 'integer' }, ...extra });
+    const data = (doc.paths as Json)['/articles'] as {
+      get: { responses: { '200': { content: { 'application/json': { schema: { properties: { data: Json } } } } } } };
+    };
+    const page = data.get.responses['200'].content['application/json'].schema.properties.data as { required: string[]; properties: Json };
+    delete page.properties.total;
+    page.required = ['items'];
+    return doc;
+  };
+
+  it('pageCount is the number of pages, not the total', async () => {
+    const r = await importOpenApiDocument(noTotal({ pageCount: { type: 'integer' } }));
+    const paging = r.document!.endpoints!.operations!.listArticles!.paging as Json;
+    expect(paging.total).toBeUndefined();
+    expect(paging.members).toEqual({ page: 'page', size: 'pageSize', pages: 'pageCount' });
+  });
+
+  it('an integer of no page role is left out, said at its pointer, never the total', async () => {
+    const r = await importOpenApiDocument(noTotal({ tookMs: { type: 'integer' } }));
+    const paging = r.document!.endpoints!.operations!.listArticles!.paging as Json;
+    expect(paging.total).toBeUndefined();
+    expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('`tookMs`')).map((d) => d.pointer)).toEqual([
+      `${AT}/data/properties/tookMs`,
+    ]);
+  });
+});
