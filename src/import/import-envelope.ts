@@ -152,8 +152,9 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
 }
 
 /**
- * A page object's items member, as a bare page's is found (import-openapi.ts readPage): its first array member, when
- * that lists one resource. Undefined for an object holding none (or first an array of something else).
+ * A page object's items member, as a bare page's is found (import-openapi.ts readPage): its first array member listing
+ * one resource (an array of something else before it, `facets: [string]`, is the page's to leave out, said there).
+ * Undefined for an object holding none.
  */
 export function getPageItems(ctx: SchemaContext, schema: unknown, pointer: string): { name: string; resource: string } | undefined {
   const flat = flatten(ctx, schema, pointer);
@@ -167,7 +168,7 @@ export function getPageItems(ctx: SchemaContext, schema: unknown, pointer: strin
       const t = member === undefined ? undefined : unwrapNull(ctx, member, at).schema.type;
       if (!(t === 'array' || (Array.isArray(t) && t.includes('array')))) continue;
       const shape = shapeFromSchema(ctx, node, at, 'page items', 'top');
-      return shape?.list === true && shape.resource !== undefined ? { name, resource: shape.resource } : undefined;
+      if (shape?.list === true && shape.resource !== undefined) return { name, resource: shape.resource };
     }
     return undefined;
   } finally {

@@ -177,3 +177,21 @@ describe("a page object's integer members, read by name", () => {
     ]);
   });
 });
+
+// The items are found in an enveloped page as in a bare one: the first array listing a resource, an array of
+// something else before it left out, said (review: `{ facets: [string], items: [Article], … }` in `data` stayed custom).
+it('an array of something else before the items is left out, said, and the list is a list', async () => {
+  const doc = pageDoc({ success: { type: 'boolean', enum: [true] } }, { page: { type: 'integer' }, pageSize: { type: 'integer' } });
+  const list = (doc.paths as Json)['/articles'] as {
+    get: { responses: { '200': { content: { 'application/json': { schema: { properties: { data: Json } } } } } } };
+  };
+  const page = list.get.responses['200'].content['application/json'].schema.properties.data as { properties: Json };
+  page.properties = { facets: { type: 'array', items: { type: 'string' } }, ...page.properties };
+  const r = await importOpenApiDocument(doc);
+  const data = ((r.document!.endpoints!.operations!.listArticles as unknown as Json).paging ?? {}) as Json;
+  expect(r.document!.endpoints!.operations!.listArticles!.action).toBe('list');
+  expect(data.total).toBe('total');
+  expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('`facets`')).map((d) => d.pointer)).toEqual([
+    `${AT}/data/properties/facets`,
+  ]);
+});
