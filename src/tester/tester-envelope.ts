@@ -13,8 +13,7 @@ import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import type { PagingModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
-import { getPagePosition, getUnaskedParameter } from './tester-page-address.js';
-import { getPageSize } from '../model/model-lookup.js';
+import { getAskedBounds, getPagePosition, getUnaskedParameter, type AskedBounds } from './tester-page-address.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 
 /** Replaces an enveloped success answer's body by its data field, keeping the whole answer as `envelope`. */
@@ -138,16 +137,7 @@ export function envelopeMismatch(ctx: TestContext, route: OperationRoute, req: T
       case 'last_link': {
         const total = e.values.find((x) => x.source === 'total');
         const t = total ? valueAt(members, total.path) : undefined;
-        const problem = pageAddressProblem(
-          ctx,
-          paging,
-          req,
-          v.source,
-          at,
-          items,
-          Number.isInteger(t) ? (t as number) : undefined,
-          getPageSize(ctx.model, o).default,
-        );
+        const problem = pageAddressProblem(ctx, paging, req, v.source, at, items, Number.isInteger(t) ? (t as number) : undefined, getAskedBounds(ctx, o));
         if (problem !== undefined) return say(problem);
         break;
       }
@@ -175,7 +165,7 @@ function pageAddressProblem(
   at: unknown,
   items: number | undefined,
   total: number | undefined,
-  defaultSize: number | undefined,
+  bounds: AskedBounds,
 ): string | undefined {
   const where = getPagePosition(ctx, paging, req);
   const { asked, position, firstAt, now, size } = where;
@@ -194,7 +184,7 @@ function pageAddressProblem(
     return 'a whole address (a scheme and a host)';
   }
   if (url.pathname !== asked.pathname) return `an address of the list's path ${asked.pathname}`;
-  const unasked = getUnaskedParameter(where, url, defaultSize);
+  const unasked = getUnaskedParameter(where, url, bounds);
   if (unasked !== undefined) return `an address asking ${unasked[0]}=${unasked[1]} as the request did`;
   const said = url.searchParams.get(position);
   if (source === 'self_link') return said === asked.searchParams.get(position) ? undefined : `this page's address (${position} as the request asked it)`;

@@ -2,7 +2,6 @@ import { lifecycleHeaderMismatch } from './tester-checks-versions.js';
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
 import { isSuccessAnswer, getErrorCodes, getRoutes, LIST_PARAMS, type OperationRoute, type Route } from '../model/model-routes.js';
-import { getPageSize } from '../model/model-lookup.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
 import type { OperationModel, PagingModel, ResourceModel } from '../model/model-types.js';
@@ -10,7 +9,7 @@ import type { PartName } from '../spec/spec-types.js';
 import { rateHeadersMismatch } from './tester-checks-limits.js';
 import { getPageItems, nextLink, totalHeaderProblem } from './tester-checks-lists.js';
 import { envelopeMismatch, unwrapEnvelope } from './tester-envelope.js';
-import { getPagePosition, getUnaskedParameter } from './tester-page-address.js';
+import { getAskedBounds, getPagePosition, getUnaskedParameter, type AskedBounds } from './tester-page-address.js';
 import { errorHeadersMismatch, hasErrorHeaders, responseHeadersMismatch } from './tester-checks-response-headers.js';
 import { describe, routeMatchers, type TestContext } from './tester-context.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
@@ -39,14 +38,7 @@ interface Verdict {
  * paging through at two a page let by: no object twice, none missing. Styles offset and page only (a cursor may carry
  * the query itself, as Shopify's page_info does), and the query only: a service behind a proxy may name its own path.
  */
-function linkNextMismatch(
-  ctx: TestContext,
-  o: OperationModel,
-  paging: Omit<PagingModel, 'declared'>,
-  req: TestRequest,
-  res: TestResponse,
-  defaultSize: number | undefined,
-): string | undefined {
+function linkNextMismatch(ctx: TestContext, o: OperationModel, paging: Omit<PagingModel, 'declared'>, req: TestRequest, res: TestResponse): string | undefined {
   if (paging.style !== 'offset' && paging.style !== 'page') return undefined;
   const link = nextLink(res);
   if (link === undefined) return undefined;
@@ -62,7 +54,7 @@ function linkNextMismatch(
   } catch {
     return `a Link rel="next" address <${link}>, not a URL`;
   }
-  const unasked = getUnaskedParameter({ ...where, asked }, at, defaultSize);
+  const unasked = getUnaskedParameter({ ...where, asked }, at, getAskedBounds(ctx, o));
   return unasked === undefined ? undefined : `a Link rel="next" address <${link}>, which does not ask ${unasked[0]}=${unasked[1]} as the request did`;
 }
 
@@ -79,7 +71,7 @@ function pageLinksMismatch(
   req: TestRequest,
   page: Record<string, unknown>,
   count: number,
-  defaultSize: number | undefined,
+  bounds: AskedBounds,
 ): string | undefined {
   if (paging.nextLink === undefined && paging.previousLink === undefined) return undefined;
   const where = getPagePosition(ctx, paging, req);
@@ -95,7 +87,7 @@ function pageLinksMismatch(
       return `${field} ${JSON.stringify(v)}, not a whole address (a scheme and a host)`;
     }
     if (at.pathname !== asked.pathname) return `${field} ${JSON.stringify(v)}, not an address of the list's path ${asked.pathname}`;
-    const unasked = getUnaskedParameter(where, at, defaultSize);
+    const unasked = getUnaskedParameter(where, at, bounds);
     if (unasked !== undefined) return `${field} ${JSON.stringify(v)}, which does not ask ${unasked[0]}=${unasked[1]} as the request did`;
     return at;
   };
@@ -260,7 +252,7 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
         const path = new URL(ctx.client.url(req.path)).pathname;
         if (page[paging.url] !== path) return `${paging.url} ${JSON.stringify(page[paging.url])}, not the list's address ${JSON.stringify(path)}`;
       }
-      const links = pageLinksMismatch(ctx, paging, req, page, items.length, getPageSize(ctx.model, o).default);
+      const links = pageLinksMismatch(ctx, paging, req, page, items.length, getAskedBounds(ctx, o));
       if (links !== undefined) return links;
       const members = paging.members !== undefined ? pageMembersMismatch(ctx, paging, req, page, items.length) : undefined;
       if (members !== undefined) return members;
@@ -271,7 +263,7 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
       if (typeof problem === 'string') return problem;
     }
     if (paging.link) {
-      const link = linkNextMismatch(ctx, o, paging, req, res, getPageSize(ctx.model, o).default);
+      const link = linkNextMismatch(ctx, o, paging, req, res);
       if (link !== undefined) return link;
     }
     for (const item of items) {

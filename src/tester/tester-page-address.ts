@@ -2,8 +2,9 @@
 // next_link, previous_link and last_link): where the request stands, and whether an address asks what the request
 // asked. One reading for the page's own members (tester-judge.ts) and an envelope's (tester-envelope.ts).
 
-import { getFirstPage, getPagingParamName } from '../model/model-defaults.js';
-import type { PagingModel } from '../model/model-types.js';
+import { getFirstPage, getPagingParamName, LIST_PARAMS } from '../model/model-defaults.js';
+import { getPageSize } from '../model/model-lookup.js';
+import type { OperationModel, PagingModel } from '../model/model-types.js';
 import type { TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
@@ -40,15 +41,31 @@ export function getPagePosition(ctx: TestContext, paging: Omit<PagingModel, 'dec
   };
 }
 
+/** What of a request another page's address need not repeat: the default page size, a size over the largest, a sort of no value. */
+export interface AskedBounds {
+  defaultSize: number | undefined;
+  maxSize: number | undefined;
+  sort: { name: string; values: readonly string[] };
+}
+
+/** The operation's bounds for getUnaskedParameter. */
+export function getAskedBounds(ctx: TestContext, o: OperationModel): AskedBounds {
+  const sizes = getPageSize(ctx.model, o);
+  return { defaultSize: sizes.default, maxSize: sizes.max, sort: { name: o.sortParam ?? LIST_PARAMS.sort, values: o.sortValues } };
+}
+
 /**
- * The first parameter the request asked that another page's address does not ask the same (its position aside, and
- * the page size where the request asked the default, which Django REST Framework's addresses leave out); undefined
- * when it asks them all.
+ * The first parameter the request asked that another page's address does not ask the same (its position aside; the
+ * page size where the request asked the default, which Django REST Framework's addresses leave out, or more than the
+ * largest, which a service clamping it writes as the size it used; a sort of none of the list's values, which a
+ * service ignoring it need not carry on); undefined when it asks them all.
  */
-export function getUnaskedParameter(at: PagePosition, url: URL, defaultSize: number | undefined): [string, string] | undefined {
+export function getUnaskedParameter(at: PagePosition, url: URL, bounds: AskedBounds): [string, string] | undefined {
   for (const [name, value] of at.asked.searchParams) {
     if (name === at.position) continue;
-    if (name === at.sizeName && !url.searchParams.has(name) && value === String(defaultSize)) continue;
+    if (name === at.sizeName && !url.searchParams.has(name) && value === String(bounds.defaultSize)) continue;
+    if (name === at.sizeName && bounds.maxSize !== undefined && Number(value) > bounds.maxSize) continue;
+    if (name === bounds.sort.name && !bounds.sort.values.includes(value)) continue;
     if (url.searchParams.get(name) !== value) return [name, value];
   }
   return undefined;
