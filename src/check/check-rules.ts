@@ -468,6 +468,80 @@ function checkUnion(u: UnionModel, where: string, report: Report): void {
   }
 }
 
+/** The keys of a field two variants may declare differently: the rest say what one column stores. */
+const VARIANT_FIELD_OWN_KEYS = new Set(['pointer', 'description', 'optional', 'hasExample', 'example', 'ofVariants']);
+
+/** What differs between two variants' fields of one name, beyond the keys each variant may say for itself, or undefined. */
+function getVariantFieldDifference(a: FieldModel, b: FieldModel): string | undefined {
+  if (a.type !== b.type) return `\`${a.type}\` and \`${b.type}\``;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)].filter((k) => !VARIANT_FIELD_OWN_KEYS.has(k)));
+  // Nested fields differ by their own keys too (their pointers are their variants'): compared without pointers.
+  const plain = (v: unknown): string => JSON.stringify(v, (k, x: unknown) => (k === 'pointer' ? undefined : x));
+  const differ = [...keys].filter((k) => plain(a[k as keyof FieldModel]) !== plain(b[k as keyof FieldModel]));
+  return differ.length > 0 ? differ.map((k) => `\`${k}\``).join(', ') : undefined;
+}
+
+/**
+ * Why a variant's field cannot be one: what the runtime does for a field on every object (fill its default, hold it
+ * unique, set it itself, keep it out of answers, refuse a change) it does per resource, not per variant.
+ */
+function getVariantFieldProblem(r: ResourceModel, f: FieldModel): string | undefined {
+  if (f.name === r.identifier) return 'the identifier';
+  if (f.name === r.owner) return 'the owner field';
+  if (f.type === 'state') return 'a state field';
+  if (f.hasDefault) return 'given a `default`';
+  if (f.unique) return '`unique`';
+  if (f.readOnly) return '`readOnly`';
+  if (f.writeOnce) return '`writeOnce`';
+  if (f.writeOnly) return '`writeOnly`';
+  if (f.generated !== undefined) return '`generated`';
+  if (f.source !== undefined) return '`source: service`';
+  if (f.optionalInRequests !== undefined) return '`optionalInRequests`';
+  return undefined;
+}
+
+/** A resource of several shapes (docs/format.md, "Resources of several shapes"): its tag, its variants' fields. */
+const resourceVariantRules: Rule = ({ model, report }) => {
+  for (const r of model.resources) {
+    const u = r.variants;
+    if (!u) continue;
+    const resource = r.name;
+    if (u.discriminator === undefined) report('resource-variants-untagged', { resource }, joinPointer(r.pointer, 'variants'));
+    if (u.variants.length === 0) report('resource-variants-empty', { resource }, joinPointer(r.pointer, 'discriminator'));
+    const tags = new Map<string, string>();
+    for (const v of u.variants) {
+      const first = tags.get(v.tag);
+      if (first !== undefined) report('resource-variant-tag-duplicate', { resource, first, second: v.name, tag: v.tag }, v.pointer);
+      else tags.set(v.tag, v.name);
+    }
+    const shared = new Map(r.fields.filter((f) => f.ofVariants === undefined && f.pointer !== joinPointer(r.pointer, 'discriminator')).map((f) => [f.name, f]));
+    const declared = u.discriminator !== undefined ? shared.get(u.discriminator) : undefined;
+    if (declared) report('resource-discriminator-field', { resource, field: declared.name, where: '' }, declared.pointer);
+    const seen = new Map<string, { variant: string; field: FieldModel }>();
+    for (const v of u.variants)
+      for (const f of v.fields) {
+        if (f.name === u.discriminator) {
+          report('resource-discriminator-field', { resource, field: f.name, where: ` of variant \`${v.name}\`` }, f.pointer);
+          continue;
+        }
+        if (shared.has(f.name)) {
+          report('resource-variant-field-shared', { resource, variant: v.name, field: f.name }, f.pointer);
+          continue;
+        }
+        const why = getVariantFieldProblem(r, f);
+        if (why !== undefined) report('resource-variant-field-unsupported', { resource, variant: v.name, field: f.name, why }, f.pointer);
+        const earlier = seen.get(f.name);
+        if (!earlier) {
+          seen.set(f.name, { variant: v.name, field: f });
+          continue;
+        }
+        const detail = getVariantFieldDifference(earlier.field, f);
+        if (detail !== undefined)
+          report('resource-variant-field-clash', { resource, first: earlier.variant, second: v.name, field: f.name, detail }, f.pointer);
+      }
+  }
+};
+
 /** Union bodies: a union beside a resource or fields, and the union's own rules. */
 const unionShapeRules: Rule = ({ model, report }) => {
   const shape = (s: ShapeModel | undefined, where: string, pointer: string) => {
@@ -1907,6 +1981,7 @@ export const RULES: readonly Rule[] = [
   reservedPathRules,
   fieldRules,
   unionShapeRules,
+  resourceVariantRules,
   parameterRules,
   responseHeaderRules,
   wireNameRules,

@@ -267,6 +267,31 @@ export const DIAGNOSTICS = {
     message:
       '{where}: an untagged union whose variants `{first}` and `{second}` cannot be told apart ({detail}); add a `discriminator`, or give one a required field the other does not have',
   },
+  'resource-variants-untagged': {
+    severity: 'error',
+    message: 'resource `{resource}` has `variants` but no `discriminator`: an object must say which variant it is (its tag)',
+  },
+  'resource-variants-empty': { severity: 'error', message: 'resource `{resource}` has a `discriminator` but declares no `variants`' },
+  'resource-discriminator-field': {
+    severity: 'error',
+    message: "resource `{resource}`: the discriminator `{field}` is declared as a field{where}; the resource holds it itself (an enum of the variants' tags)",
+  },
+  'resource-variant-tag-duplicate': {
+    severity: 'error',
+    message: 'resource `{resource}`: variants `{first}` and `{second}` have the same tag `{tag}`, so an object cannot say which it is',
+  },
+  'resource-variant-field-shared': {
+    severity: 'error',
+    message: 'resource `{resource}`: variant `{variant}` declares `{field}`, which is a field every variant shares',
+  },
+  'resource-variant-field-clash': {
+    severity: 'error',
+    message: 'resource `{resource}`: variants `{first}` and `{second}` both declare `{field}`, differently ({detail}); one table column holds it for both',
+  },
+  'resource-variant-field-unsupported': {
+    severity: 'error',
+    message: "resource `{resource}`: variant `{variant}`'s field `{field}` is {why}; only a shared field may be",
+  },
   'name-style': {
     severity: 'warning',
     message: "{where}: {what} name `{name}` is not {style}, the format's naming style; it is kept as written (it is the name on the wire)",

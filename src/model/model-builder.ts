@@ -33,6 +33,8 @@ import type {
   StateMachineModel,
   StateModel,
   UnionModel,
+  ResourceVariantModel,
+  ResourceVariantsModel,
   VariantModel,
   VersionChangeModel,
   VersionPlacementModel,
@@ -168,6 +170,64 @@ function buildUnion(discriminator: string | undefined, variants: Record<string, 
   return union;
 }
 
+/** A resource's variants in the order written; each tag is the variant's name unless it says otherwise (a format default). */
+function buildResourceVariants(discriminator: string | undefined, variants: Record<string, VariantSpec>, pointer: string): ResourceVariantsModel {
+  const at = joinPointer(pointer, 'variants');
+  const out = entries(variants).map(([name, v]) => {
+    const vp = joinPointer(at, name);
+    return Object.freeze(
+      omitUndefined<ResourceVariantModel>({
+        name,
+        pointer: vp,
+        description: v.description,
+        tag: v.tag ?? name,
+        fields: buildFields(v.fields ?? {}, joinPointer(vp, 'fields')),
+      }),
+    );
+  });
+  return Object.freeze(omitUndefined<ResourceVariantsModel>({ discriminator, variants: Object.freeze(out) }));
+}
+
+/**
+ * One table's fields for a resource of several shapes (single-table inheritance): the shared fields, then the tag (a
+ * required enum of the tags, written once: the create says which variant an object is, and nothing changes it), then
+ * each variant's own fields, once per name (the first variant's definition; check refuses two that differ), marked
+ * with the variants holding them. A name the shared fields hold already is left to them (check says so).
+ */
+function flattenVariants(shared: readonly FieldModel[], u: ResourceVariantsModel, pointer: string): readonly FieldModel[] {
+  const out: FieldModel[] = [...shared];
+  const taken = new Set(shared.map((f) => f.name));
+  if (u.discriminator !== undefined && u.variants.length > 0 && !taken.has(u.discriminator)) {
+    out.push(
+      Object.freeze<FieldModel>({
+        name: u.discriminator,
+        pointer: joinPointer(pointer, 'discriminator'),
+        type: 'enum',
+        optional: false,
+        nullable: false,
+        readOnly: false,
+        writeOnce: true,
+        unique: false,
+        hasDefault: false,
+        hasExample: false,
+        values: Object.freeze([...new Set(u.variants.map((v) => v.tag))]),
+      }),
+    );
+    taken.add(u.discriminator);
+  }
+  const own = new Map<string, number>();
+  for (const v of u.variants)
+    for (const f of v.fields) {
+      if (taken.has(f.name)) continue;
+      const i = own.get(f.name);
+      if (i === undefined) {
+        own.set(f.name, out.length);
+        out.push(Object.freeze({ ...f, ofVariants: Object.freeze([v.name]) }));
+      } else out[i] = Object.freeze({ ...out[i]!, ofVariants: Object.freeze([...out[i]!.ofVariants!, v.name]) });
+    }
+  return Object.freeze(out);
+}
+
 function buildParameters(params: Record<string, ParameterSpec> | undefined, where: ParameterModel['in'], pointer: string): readonly ParameterModel[] {
   if (params === undefined) return EMPTY;
   return Object.freeze(
@@ -241,7 +301,9 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
 
   const resources: ResourceModel[] = entries(doc.resources).map(([name, r]) => {
     const pointer = joinPointer('/resources', name);
-    const fields = buildFields(r.fields ?? {}, joinPointer(pointer, 'fields'));
+    const shared = buildFields(r.fields ?? {}, joinPointer(pointer, 'fields'));
+    const variants = r.variants || r.discriminator !== undefined ? buildResourceVariants(r.discriminator, r.variants ?? {}, pointer) : undefined;
+    const fields = variants ? flattenVariants(shared, variants, pointer) : shared;
     const identifier = r.identifier ?? (fields.some((f) => isDefaultIdentifier(f)) ? DEFAULT_IDENTIFIER_FIELD : undefined);
     return omitUndefined<ResourceModel>({
       name,
@@ -258,6 +320,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       uniqueKeys: r.unique_keys ? Object.freeze(r.unique_keys.map((k) => Object.freeze([...k]))) : undefined,
       renamedFrom: r.renamedFrom === undefined ? undefined : earlierNames(r.renamedFrom),
       fields,
+      variants,
     });
   });
 

@@ -277,13 +277,71 @@ export function getUnionSchema(
   return { oneOf };
 }
 
-/** A resource as the service returns it, or as a create / replace / update request must be. */
+/**
+ * A resource as the service returns it, or as a create / replace / update request must be. A resource of several
+ * shapes is one of its variants (getResourceVariantSchema): answers and creates `oneOf` them with the `discriminator`
+ * (each requires its tag, first); a replace or update, which cannot change the tag and so does not send it, `anyOf`
+ * them: which one a body must be is the stored object's (the runtime validates it against that variant's alone).
+ */
 export function getResourceSchema(model: ServiceModel, resource: ResourceModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
+  const u = resource.variants;
+  if (u !== undefined && u.discriminator !== undefined) {
+    const branches = u.variants.map((v) => getResourceVariantSchema(model, resource, v.name, view, opts));
+    const tagged = view === 'response' || view === 'create';
+    const s: JsonSchema = tagged ? { type: 'object', oneOf: branches, discriminator: { propertyName: u.discriminator } } : { anyOf: branches };
+    if (opts.annotations && resource.description !== undefined) s.description = resource.description;
+    return s;
+  }
   const open = view === 'response' && resource.answerMembers === 'open';
   const s = getObjectSchema(model, resource.fields, resource, view, open ? { ...opts, openAnswers: true } : opts);
   // Nested objects are written whole, so only the top level of a response is read-only aware.
   if (opts.annotations && resource.description !== undefined) s.description = resource.description;
   return s;
+}
+
+/**
+ * One variant of a resource of several shapes, as an object of it is in the view: the shared fields, the tag (where
+ * the view writes it: answers and creates; `{ enum: [tag] }`, required, first) and the variant's own fields, as
+ * it declares them (their required-ness is the variant's). Closed, as a union's variants are, so that a value is one
+ * variant only. With `annotations`, marked with the variant's name (`x-servicespec-variant`), as a union's are.
+ */
+export function getResourceVariantSchema(
+  model: ServiceModel,
+  resource: ResourceModel,
+  variant: string,
+  view: SchemaView,
+  opts: SchemaOptions = {},
+): JsonSchema {
+  const u = resource.variants!;
+  const v = u.variants.find((x) => x.name === variant)!;
+  const own = new Set(v.fields.map((f) => f.name));
+  const fields = [...resource.fields.filter((f) => f.ofVariants === undefined && !own.has(f.name)), ...v.fields.filter((f) => f.name !== u.discriminator)];
+  const { openAnswers: _open, ...closed } = opts;
+  const s = getObjectSchema(model, fields, resource, view, closed);
+  const tag = u.discriminator;
+  const props = s.properties as Record<string, JsonSchema>;
+  if (tag !== undefined && props[tag] !== undefined) {
+    const { [tag]: _tag, ...rest } = props;
+    s.properties = { [tag]: getTagSchema(v.tag), ...rest };
+    s.required = [tag, ...((s.required as string[] | undefined) ?? []).filter((n) => n !== tag)];
+  }
+  if (opts.annotations) {
+    if (v.description !== undefined) s.description = v.description;
+    s['x-servicespec-variant'] = v.name;
+  }
+  return s;
+}
+
+/**
+ * The members a schema of a resource names, at its top level: its `properties`, or those of every branch of a
+ * resource of several shapes (`oneOf`, `anyOf`), in order, each once (the first branch's schema for a name).
+ */
+export function getSchemaMembers(s: JsonSchema): Record<string, JsonSchema> {
+  const branches = (s.oneOf ?? s.anyOf) as JsonSchema[] | undefined;
+  if (!Array.isArray(branches)) return (s.properties as Record<string, JsonSchema> | undefined) ?? {};
+  const out: Record<string, JsonSchema> = {};
+  for (const b of branches) for (const [k, v] of Object.entries((b.properties as Record<string, JsonSchema> | undefined) ?? {})) out[k] ??= v;
+  return out;
 }
 
 /**
@@ -349,8 +407,14 @@ export function getRequestSchema(
   }
   // `unknown_fields: ignore`: an open object; the runtime drops the members it does not name before validating.
   if (op.unknownFields === 'ignore' && getUnknownFields({ action: op.action ?? view, unknownFields: op.unknownFields }) === 'ignore') {
-    const { additionalProperties: _closed, ...open } = s;
-    s = open;
+    const opened = (x: JsonSchema): JsonSchema => {
+      const { additionalProperties: _closed, ...open } = x;
+      return open;
+    };
+    // A resource of several shapes: each variant opened (it is still told apart by its tag, or its stored object's).
+    if (Array.isArray(s.oneOf)) s = { ...s, oneOf: (s.oneOf as JsonSchema[]).map(opened) };
+    else if (Array.isArray(s.anyOf)) s = { ...s, anyOf: (s.anyOf as JsonSchema[]).map(opened) };
+    else s = opened(s);
   }
   return s;
 }
@@ -373,7 +437,10 @@ export function getMergePatchSchema(
     nullable: isNullableInRequests({ ...f, nullableInAnswersOnly: _answers }) || f.optional,
     optional: nested || f.optional,
   });
-  return getRequestSchema(model, { ...resource, fields: resource.fields.map((f) => patched(f, false)) }, op, 'update', opts);
+  const u = resource.variants;
+  // A resource of several shapes: each variant's own fields are patched as the shared ones are.
+  const variants = u && { ...u, variants: u.variants.map((v) => ({ ...v, fields: v.fields.map((f) => patched(f, false)) })) };
+  return getRequestSchema(model, { ...resource, fields: resource.fields.map((f) => patched(f, false)), ...(variants ? { variants } : {}) }, op, 'update', opts);
 }
 
 /**

@@ -70,6 +70,11 @@ export interface FieldModel {
   renamedFrom?: readonly string[];
   /** union: its variants and the property telling them apart. */
   union?: UnionModel;
+  /**
+   * A field of a resource of several shapes that only some variants hold (ResourceModel.variants): their names. Its
+   * column is nullable; an object of another variant never holds it. Absent for the shared fields and the tag.
+   */
+  ofVariants?: readonly string[];
 }
 
 /** One shape a union may take. */
@@ -120,6 +125,30 @@ export interface ResourceModel {
   uniqueKeys?: readonly (readonly string[])[];
   /** The resource's earlier names (`renamedFrom`, one or several): `servicespec migrate` renames the table it finds, keeping its objects. */
   renamedFrom?: readonly string[];
+  /**
+   * Every field an object may hold: with `variants`, the shared ones, the tag (a required write-once enum of the tags,
+   * unless a field of that name is declared: check's resource-discriminator-field) and each variant's own (marked
+   * `ofVariants`), flattened as one table stores them.
+   */
+  fields: readonly FieldModel[];
+  /** A resource of several shapes (`discriminator`, `variants`): set only when it has them. */
+  variants?: ResourceVariantsModel;
+}
+
+/** The shapes of a resource of several shapes: an object is the shared fields, the tag and one variant's own fields. */
+export interface ResourceVariantsModel {
+  /** The tag property; undefined only where the spec names none (check's resource-variants-untagged). */
+  discriminator?: string;
+  variants: readonly ResourceVariantModel[];
+}
+
+export interface ResourceVariantModel {
+  name: string;
+  pointer: string;
+  description?: string;
+  /** The tag's value for this variant: its name unless `tag` says otherwise (a format default). */
+  tag: string;
+  /** The variant's own fields as it writes them (its required ones are required of its objects only). */
   fields: readonly FieldModel[];
 }
 

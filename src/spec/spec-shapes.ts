@@ -67,7 +67,11 @@ class ShapeExpander {
     if (this.diagnostics.length > 0) return { document: doc, diagnostics: this.diagnostics };
     for (const name of Object.keys(this.shapes)) this.named(name, `/shapes/${escape(name)}`);
     if (doc.resources)
-      out.resources = mapValues(doc.resources, (r, name) => (r.fields ? { ...r, fields: this.fieldMap(r.fields, `/resources/${escape(name)}/fields`) } : r));
+      out.resources = mapValues(doc.resources, (r, name) => {
+        const o = r.fields ? { ...r, fields: this.fieldMap(r.fields, `/resources/${escape(name)}/fields`) } : r;
+        // A resource of several shapes: its variants' fields, as a union's.
+        return o.variants ? { ...o, variants: this.variantMap(o.variants, `/resources/${escape(name)}/variants`) } : o;
+      });
     if (doc.endpoints) {
       const e = { ...doc.endpoints };
       if (isObject(e.envelope) && e.envelope.fields) e.envelope = { ...e.envelope, fields: this.fieldMap(e.envelope.fields, '/endpoints/envelope/fields') };

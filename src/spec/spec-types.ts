@@ -237,7 +237,12 @@ export interface ResourceSpec {
   owner_override_scopes?: string[];
   /** The resource's previous name, or its earlier names: `servicespec migrate` renames its stored table (the objects are kept). */
   renamedFrom?: string | string[];
+  /** The fields every object holds (with `variants`: the fields every variant shares). */
   fields?: Record<string, FieldSpec>;
+  /** A resource of several shapes: the property whose value says which variant an object is (its tag). */
+  discriminator?: string;
+  /** A resource of several shapes: each variant's own fields beside the shared ones, by name, in order. */
+  variants?: Record<string, VariantSpec>;
 }
 
 export interface StateSpec {

@@ -618,6 +618,8 @@ describe('the model API surface', () => {
         'getBoundRequestSchema',
         'getFieldSchema',
         'getResourceSchema',
+        'getResourceVariantSchema',
+        'getSchemaMembers',
         'getRequestSchema',
         'getMergePatchSchema',
         'getOperationRefusalCode',
