@@ -14,7 +14,7 @@ import {
   isNoContentStatus,
   PAGE_MEMBER_STYLES,
 } from '../model/model-defaults.js';
-import { getField, getPageSize, getResource, getStateMachine } from '../model/model-lookup.js';
+import { getDeclaredFields, getField, getPageSize, getResource, getStateMachine } from '../model/model-lookup.js';
 import {
   getPagingParams,
   PAGING_ROLES,
@@ -514,7 +514,7 @@ const resourceVariantRules: Rule = ({ model, report }) => {
       if (first !== undefined) report('resource-variant-tag-duplicate', { resource, first, second: v.name, tag: v.tag }, v.pointer);
       else tags.set(v.tag, v.name);
     }
-    const shared = new Map(r.fields.filter((f) => f.ofVariants === undefined && f.pointer !== joinPointer(r.pointer, 'discriminator')).map((f) => [f.name, f]));
+    const shared = new Map(getDeclaredFields(r).map((f) => [f.name, f]));
     const declared = u.discriminator !== undefined ? shared.get(u.discriminator) : undefined;
     if (declared) report('resource-discriminator-field', { resource, field: declared.name, where: '' }, declared.pointer);
     const seen = new Map<string, { variant: string; field: FieldModel }>();

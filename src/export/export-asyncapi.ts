@@ -9,6 +9,7 @@ import {
   code,
   diagnose,
   getEventDataSchema,
+  getObjectBranches,
   NameAllocator,
   NamedShapeComponents,
   withRules,
@@ -50,8 +51,10 @@ function resourceRef(ctx: Context, r: ResourceModel): JsonObject {
     ctx.resourceRefs.set(r.name, name);
     const s = getResourceSchema(ctx.model, r, 'response', ctx.annotated) as JsonObject;
     // No event payload carries a write-only field (the runtime presents the object as it answers it).
-    for (const f of r.fields) if (f.writeOnly) delete (s.properties as JsonObject)[f.name];
-    annotateObjectSchema(s, r.fields);
+    for (const b of getObjectBranches(s)) {
+      for (const f of r.fields) if (f.writeOnly) delete (b.properties as JsonObject)[f.name];
+      annotateObjectSchema(b, r.fields);
+    }
     ctx.schemas[name] = s;
   }
   return ref(`#/components/schemas/${name}`);

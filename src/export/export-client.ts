@@ -47,7 +47,7 @@ import type {
   ServiceModel,
   ShapeModel,
 } from '../model/model-types.js';
-import { diagnose, NameAllocator } from './export-shared.js';
+import { diagnose, getObjectBranches, NameAllocator } from './export-shared.js';
 import { getServedVersions, getVersionDocumentModel } from '../model/model-served-versions.js';
 
 // A dependency-free TypeScript client (fetch) generated from the model's routes: a typed method per operation,
@@ -255,7 +255,7 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
     ctx.resourceTypes.set(key, name);
     const s = getResourceSchema(ctx.model, r, view, { annotations: true });
     // No answer carries a write-only field: the answer's type leaves it out (the document lists it, marked writeOnly).
-    if (view === 'response') for (const f of r.fields) if (f.writeOnly) delete (s.properties as JsonSchema)[f.name];
+    if (view === 'response') for (const b of getObjectBranches(s)) for (const f of r.fields) if (f.writeOnly) delete (b.properties as JsonSchema)[f.name];
     declare(ctx, name, s, view === 'response' ? r.description : `The body of a ${view} request for ${r.name}.`);
   }
   return name;

@@ -15,7 +15,7 @@ import {
   getFirstPage,
 } from '../model/model-defaults.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
-import { getField, getPageSize, getResource } from '../model/model-lookup.js';
+import { getDeclaredFields, getField, getPageSize, getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getBinding, getFieldAt, getResolvedBindings, isNestedPath } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
@@ -216,6 +216,9 @@ function clean<T extends object>(value: T): T {
 
 // ---- schemas ------------------------------------------------------------------------------------------------
 
+/** A resource variant's component name in a request view (`CatCreate`), read and removed by publishVariants. */
+const VARIANT_COMPONENT = 'x-servicespec-variant-component';
+
 /** The component holding one view of a resource, created when first asked for. */
 function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
   const key = `${r.name}\u0000${view}`;
@@ -224,11 +227,23 @@ function viewRef(ctx: Context, r: ResourceModel, view: SchemaView): JsonObject {
     name = view === 'response' ? r.name : ctx.names.allocate(`${r.name}${VIEW_SUFFIX[view]}`);
     ctx.views.set(key, name);
     const s = getResourceSchema(ctx.model, r, view, ctx.annotated) as JsonObject;
-    annotateObjectSchema(s, r.fields);
+    // A resource of several shapes: each variant is an object of the fields (a component of its own, publishVariants),
+    // named after the variant in answers and after the variant and the view in requests (`CatCreate`).
+    const branches = (s.oneOf ?? s.anyOf) as JsonObject[] | undefined;
+    if (r.variants !== undefined && Array.isArray(branches))
+      for (const [i, b] of branches.entries()) {
+        // The variant's fields as it declares them (not the tag, which its enum of one value says).
+        annotateObjectSchema(b, [...getDeclaredFields(r), ...(r.variants.variants[i]?.fields ?? [])]);
+        if (view !== 'response') b[VARIANT_COMPONENT] = `${String(b['x-servicespec-variant'])}${VIEW_SUFFIX[view]}`;
+      }
+    else annotateObjectSchema(s, r.fields);
     if (view === 'response') {
       const ext = resourceToSpec(r) as unknown as JsonObject;
       delete ext.fields;
       delete ext.description;
+      // The schema says them: oneOf the variants (each marked x-servicespec-variant) and the discriminator.
+      delete ext.variants;
+      delete ext.discriminator;
       s['x-servicespec-resource'] = ext;
     } else {
       s['x-servicespec-view'] = { resource: r.name, view };
@@ -366,18 +381,21 @@ function publishVariants(ctx: Context, doc: JsonObject): void {
     if (typeof node !== 'object' || node === null) return;
     const s = node as JsonObject;
     for (const v of Object.values(s)) visit(v);
-    const oneOf = s.oneOf;
+    const key = Array.isArray(s.oneOf) ? 'oneOf' : 'anyOf';
+    const oneOf = s[key];
     if (!Array.isArray(oneOf) || !oneOf.every((x) => typeof x === 'object' && x !== null && typeof (x as JsonObject)['x-servicespec-variant'] === 'string'))
       return;
     const d = s.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
     const mapping: Record<string, string> = {};
-    s.oneOf = oneOf.map((x) => {
+    s[key] = oneOf.map((x) => {
       const v = x as JsonObject;
-      const key = JSON.stringify(v);
-      let name = byContent.get(key);
+      const content = JSON.stringify(v);
+      let name = byContent.get(content);
       if (name === undefined) {
-        name = ctx.names.allocate(String(v['x-servicespec-variant']));
-        byContent.set(key, name);
+        const own = v[VARIANT_COMPONENT];
+        delete v[VARIANT_COMPONENT];
+        name = ctx.names.allocate(String(own ?? v['x-servicespec-variant']));
+        byContent.set(content, name);
         ctx.schemas[name] = v;
       }
       const r = ref(name);

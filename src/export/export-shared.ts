@@ -185,7 +185,16 @@ const NATIVE_FIELD_KEYS = new Set([
 ]);
 
 /** Model keys that are bookkeeping or shown by the schema's structure (`items`, `fields`). */
-const SKIP_FIELD_KEYS = new Set([...NATIVE_FIELD_KEYS, 'name', 'pointer', 'hasDefault', 'hasExample', 'union']);
+const SKIP_FIELD_KEYS = new Set([
+  // A resource variant's field: said by the variant's component it is in.
+  'ofVariants',
+  ...NATIVE_FIELD_KEYS,
+  'name',
+  'pointer',
+  'hasDefault',
+  'hasExample',
+  'union',
+]);
 const extensions = new WeakMap<FieldModel, JsonObject | null>();
 
 /**
@@ -216,6 +225,15 @@ function unwrapNullable(s: JsonObject): JsonObject {
   const any = s.anyOf;
   if (Array.isArray(any) && any.length === 2 && (any[1] as JsonObject).type === 'null') return any[0] as JsonObject;
   return s;
+}
+
+/**
+ * The object schemas a resource's schema is made of: each variant's of a resource of several shapes (its `oneOf` or
+ * `anyOf`), or the schema itself.
+ */
+export function getObjectBranches(schema: JsonObject): JsonObject[] {
+  const branches = schema.oneOf ?? schema.anyOf;
+  return Array.isArray(branches) ? (branches as JsonObject[]) : [schema];
 }
 
 /** Adds `x-servicespec-field` to a field's schema and to the schemas of its nested fields and items. */

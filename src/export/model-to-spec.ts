@@ -1,5 +1,6 @@
 import { DEFAULT_ANSWER_MEMBERS, DEFAULT_IDENTIFIER_SOURCE, DEFAULT_PAGING, getPagingParamName } from '../model/model-defaults.js';
 import { getNamedShape, getNamedShapeDescription } from '../model/model-named-shapes.js';
+import { getDeclaredFields } from '../model/model-lookup.js';
 import type {
   AuthRequirement,
   EnvelopeModel,
@@ -67,7 +68,7 @@ function clean<T extends object>(value: T): T {
 }
 
 /** Model keys that are bookkeeping, not part of what the spec says. */
-const FIELD_BOOKKEEPING = new Set(['name', 'pointer', 'hasDefault', 'hasExample', 'default', 'example', 'items', 'fields', 'values']);
+const FIELD_BOOKKEEPING = new Set(['name', 'pointer', 'ofVariants', 'hasDefault', 'hasExample', 'default', 'example', 'items', 'fields', 'values']);
 const FIELD_FLAGS = new Set(['optional', 'nullable', 'readOnly', 'writeOnce', 'unique']);
 
 /** `renamedFrom` as a spec writes it: one name as a name, several as a list. */
@@ -151,6 +152,7 @@ export function shapeToSpec(s: ShapeModel): ShapeSpec {
 
 const RESOURCE_HANDLED = new Set([
   'name',
+  'variants',
   'pointer',
   'description',
   'plural',
@@ -184,7 +186,13 @@ export function resourceToSpec(r: ResourceModel): ResourceSpec {
     if (RESOURCE_HANDLED.has(k) || v === undefined || v === false || (Array.isArray(v) && v.length === 0)) continue;
     out[snakeCase(k)] = Array.isArray(v) ? [...(v as unknown[])] : v;
   }
-  out.fields = fieldsToSpec(r.fields);
+  if (r.variants === undefined) out.fields = fieldsToSpec(r.fields);
+  else {
+    // A resource of several shapes: its shared fields (not the tag, which it holds itself, nor a variant's), then its
+    // variants as a union's are written (the tag left out where it is the variant's name).
+    out.fields = fieldsToSpec(getDeclaredFields(r));
+    Object.assign(out, unionToSpec({ ...r.variants, variants: r.variants.variants }));
+  }
   return out as ResourceSpec;
 }
 

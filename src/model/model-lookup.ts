@@ -51,6 +51,16 @@ export function getField(resource: ResourceModel | undefined, name: string): Fie
  * The field a state machine keeps its state in: the one it names, else the resource's one field of type state
  * (docs/format.md); undefined when it names none and the resource has not exactly one (check: state-field-mismatch).
  */
+/**
+ * A resource's fields as its `fields` declare them: with variants (a resource of several shapes), the shared ones, not
+ * the tag the resource holds itself nor a variant's own; every field otherwise.
+ */
+export function getDeclaredFields(resource: ResourceModel): readonly FieldModel[] {
+  if (resource.variants === undefined) return resource.fields;
+  const tag = `${resource.pointer}/discriminator`;
+  return resource.fields.filter((f) => f.ofVariants === undefined && f.pointer !== tag);
+}
+
 export function getStateField(model: ServiceModel, machine: StateMachineModel): string | undefined {
   if (machine.field !== undefined) return machine.field;
   const fields = getResource(model, machine.resource)?.fields.filter((f) => f.type === 'state') ?? [];

@@ -45,6 +45,11 @@ export interface SchemaOptions {
    * stands in its place, such as an export's `$ref`. Without it, or where it returns undefined, the use is written out.
    */
   namedShape?: (use: NamedShapeUse) => JsonSchema | undefined;
+  /**
+   * A resource of several shapes: the schema of this one variant of it (getResourceVariantSchema) rather than of any
+   * (what the runtime validates an update or replace with: the stored object's variant's).
+   */
+  variant?: string;
 }
 
 /** One use of a named shape, as getFieldSchema and getShapeSchema meet it (SchemaOptions.namedShape). */
@@ -286,6 +291,7 @@ export function getUnionSchema(
 export function getResourceSchema(model: ServiceModel, resource: ResourceModel, view: SchemaView, opts: SchemaOptions = {}): JsonSchema {
   const u = resource.variants;
   if (u !== undefined && u.discriminator !== undefined) {
+    if (opts.variant !== undefined) return getResourceVariantSchema(model, resource, opts.variant, view, opts);
     const branches = u.variants.map((v) => getResourceVariantSchema(model, resource, v.name, view, opts));
     const tagged = view === 'response' || view === 'create';
     const s: JsonSchema = tagged ? { type: 'object', oneOf: branches, discriminator: { propertyName: u.discriminator } } : { anyOf: branches };

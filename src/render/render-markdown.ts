@@ -29,7 +29,7 @@ import {
   isRawEvent,
   NOT_SHOWN,
 } from '../model/model-defaults.js';
-import { getStateField, NO_LIMITS } from '../model/model-lookup.js';
+import { getDeclaredFields, getStateField, NO_LIMITS } from '../model/model-lookup.js';
 import { getNatsStreamSubjects } from '../model/model-broker.js';
 import { getResponseHeaders } from '../model/model-response-headers.js';
 import {
@@ -390,7 +390,30 @@ function resourceBlocks(m: ServiceModel): Block[] {
         ...conditional,
       ]),
     );
-    blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
+    if (r.variants !== undefined) {
+      // A resource of several shapes: the shared fields, then each variant with its tag and its own fields.
+      const tag = r.variants.discriminator;
+      const shared = getDeclaredFields(r);
+      blocks.push(
+        para(
+          'Each object is one of the variants below, told apart by ',
+          ...(tag !== undefined ? [code(tag), ', which it holds from its create on (it never changes)'] : [NOT_SHOWN]),
+          '. Fields every variant holds:',
+        ),
+        shared.length > 0 ? fieldTable(shared) : para('Fields every variant holds: none.'),
+      );
+      for (const v of r.variants.variants)
+        blocks.push(
+          para(
+            'Variant ',
+            code(v.name),
+            ...(tag !== undefined ? [' (', code(`${tag}: ${JSON.stringify(v.tag)}`), ')'] : []),
+            v.description !== undefined ? `: ${v.description.replace(/\.$/, '')}` : '',
+            '.',
+          ),
+          v.fields.length > 0 ? fieldTable(v.fields) : para('Fields of its own: none.'),
+        );
+    } else blocks.push(r.fields.length > 0 ? fieldTable(r.fields) : para(`Fields: ${NOT_SHOWN}.`));
   }
   return blocks;
 }

@@ -66,7 +66,9 @@ function describe(e: ErrorObject, resource: ResourceModel | undefined): InvalidF
                 ? 'is read-only'
                 : field.writeOnce
                   ? 'can be set only when the object is created'
-                  : 'cannot be written here';
+                  : field.ofVariants !== undefined
+                    ? `is a field of ${field.ofVariants.length > 1 ? 'variants' : 'variant'} ${field.ofVariants.join(', ')} only`
+                    : 'cannot be written here';
       return { pointer, message: `${name} ${why}` };
     }
     return { pointer, message: `unknown field ${name}` };

@@ -3,7 +3,7 @@ import { isMergePatch, mayLeaveOut } from '../model/model-defaults.js';
 import { getResource } from '../model/model-lookup.js';
 import { PAGE_FIELDS, type OperationRoute } from '../model/model-routes.js';
 import type { ResourceModel, ServiceModel } from '../model/model-types.js';
-import { getRequestSchema, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
+import { getRequestSchema, getSchemaMembers, getShapeSchema, getTransitionSchema, isWritable } from '../model/model-schemas.js';
 import { compareVersions, getFieldHistory, getFieldsAddedSince, getVersionModel } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { ServiceError } from './runtime-errors.js';
@@ -136,7 +136,7 @@ export function createVersionAdapter(model: ServiceModel, route: OperationRoute,
     const list = op.action === 'custom' && op.request?.list === true;
     // A merge patch is checked as the update checks the current version's: its nulls, then what is not merged
     // (runtime-merge-patch.ts); the objects it merges are checked merged, upgraded, by the update itself.
-    const takes = isMergePatch(op) ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : undefined;
+    const takes = isMergePatch(op) ? new Set(Object.keys(getSchemaMembers(schema))) : undefined;
     requests.set(version, (body) => {
       // A body of another kind is the action's to refuse.
       if (body === null || typeof body !== 'object' || Array.isArray(body) !== list) return { body, keep: [] };

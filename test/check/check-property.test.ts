@@ -570,6 +570,7 @@ describe('the model API surface', () => {
         'getFirstPage',
         'isIntegerPageMember',
         'getField',
+        'getDeclaredFields',
         'isDefaultIdentifier',
         'isLeftOutIn',
         'isNullableInRequests',

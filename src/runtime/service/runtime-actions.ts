@@ -20,6 +20,7 @@ import { checkIfMatch, computeETag, matchesIfNoneMatch } from '../runtime-etag.j
 import {
   getFieldSchema,
   getRequestSchema,
+  getSchemaMembers,
   getShapeSchema,
   getTransitionSchema,
   getUnsourcedFields,
@@ -389,10 +390,15 @@ function isCurrentShape(model: ServiceModel, request: FastifyRequest): boolean {
  * write-once field, one outside request_fields), dropped before validation so none is stored or answered; undefined
  * for `refuse`, where the closed schema refuses them.
  */
-function createUnknownDropper(op: OperationModel, schema: Record<string, unknown>): ((body: Record<string, unknown>) => Record<string, unknown>) | undefined {
+function createUnknownDropper(
+  op: OperationModel,
+  schema: Record<string, unknown>,
+): ((body: Record<string, unknown>, only?: ReadonlySet<string>) => Record<string, unknown>) | undefined {
   if (getUnknownFields(op) !== 'ignore') return undefined;
-  const named = new Set(Object.keys(schema.properties as Record<string, unknown>));
-  return (body) => {
+  // A resource of several shapes: what any variant names (`only`: what the body's variant names).
+  const all = new Set(Object.keys(getSchemaMembers(schema)));
+  return (body, only) => {
+    const named = only ?? all;
     let out: Record<string, unknown> | undefined;
     for (const k of Object.keys(body))
       if (!named.has(k)) {
@@ -415,6 +421,34 @@ function requireObjectBody(request: FastifyRequest): Record<string, unknown> {
     throw new ServiceError('validation', 'the body must be a JSON object', [{ pointer: '', message: 'must be an object' }]);
   }
   return body as Record<string, unknown>;
+}
+
+/** One variant's view of a request (a resource of several shapes): its validator and the members it names. */
+interface VariantRequest {
+  validate: Validator;
+  named: ReadonlySet<string>;
+}
+
+/**
+ * A resource of several shapes: by tag, each variant's view of the operation's request (getRequestSchema with
+ * `variant`): what an update or replace of a stored object of that variant is validated with (the body does not send
+ * the tag, which never changes), and what a create of it names. Undefined for every other resource.
+ */
+function createVariantRequests(
+  model: ServiceModel,
+  resource: ResourceModel,
+  op: OperationModel,
+  view: 'create' | 'replace' | 'update',
+  compile: ActionDeps['compile'],
+): ReadonlyMap<string, VariantRequest> | undefined {
+  const u = resource.variants;
+  if (u === undefined || u.discriminator === undefined) return undefined;
+  return new Map(
+    u.variants.map((v) => {
+      const schema = getRequestSchema(model, resource, op, view, { safeIntegers: true, variant: v.name });
+      return [v.tag, { validate: compile(schema, resource), named: new Set(Object.keys(schema.properties as Record<string, unknown>)) }] as const;
+    }),
+  );
 }
 
 /** The owner rule for a request (runtime-access.ts; event delivery asks the same function). */
@@ -711,6 +745,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const schema = getRequestSchema(model, resource, op, 'create', { safeIntegers: true });
       const validate = compile(schema, resource);
       const dropUnknown = createUnknownDropper(op, schema);
+      // A resource of several shapes: an ignored member is one the body's variant does not name (its tag says which).
+      const variants = dropUnknown ? createVariantRequests(model, resource, op, 'create', compile) : undefined;
+      const tagName = resource.variants?.discriminator;
       // Required fields its request_fields leave out with nothing to fill them: a gap (served only with allowGaps),
       // answered not_implemented once the request is valid; the service never makes a value up.
       const unsourced = getUnsourcedFields(resource, op);
@@ -871,7 +908,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       };
       return (request, reply) => {
         let body = requireObjectBody(request);
-        if (dropUnknown) body = dropUnknown(body);
+        if (dropUnknown) body = dropUnknown(body, variants?.get(body[tagName!] as string)?.named);
         const values = pathValues?.(request.params as Record<string, string>);
         if (values && written.length > 0) body = mergePathValues(body, values, written);
         validate(body);
@@ -930,7 +967,10 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const schema = getRequestSchema(model, resource, op, view, { safeIntegers: true });
       const validate = compile(schema, resource);
       const dropUnknown = createUnknownDropper(op, schema);
-      const writable = getRequestSchema(model, resource, op, 'replace').properties as Record<string, unknown>;
+      const writable = getSchemaMembers(getRequestSchema(model, resource, op, 'replace'));
+      // A resource of several shapes: a body is its stored object's variant's (validated once that object is read).
+      const variants = createVariantRequests(model, resource, op, view, compile);
+      const tagName = resource.variants?.discriminator;
       // A replace sets what a create with the same body would: a field left out takes its default, or is cleared.
       // With request_fields, only the fields it takes: the others are not this operation's to write, and keep theirs.
       const leftOut = Object.keys(writable).map((name) => getField(resource, name)!);
@@ -942,7 +982,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       const unstated = getUnstatedValueFields(resource, op);
       // A JSON merge patch (request_media_type): nulls remove, objects merge into the stored ones (runtime-merge-patch.ts).
       const patching = isMergePatch(op);
-      const takes = patching ? new Set(Object.keys(schema.properties as Record<string, unknown>)) : new Set<string>();
+      const takes = patching ? new Set(Object.keys(getSchemaMembers(schema))) : new Set<string>();
       const upsert = op.upsert && view === 'replace' && !bySearch && idField ? createUpsert(route, deps, idField, touch, nested, present) : undefined;
       const fillNested = getNestedDefaultsFiller(resource);
       return async (request, reply) => {
@@ -953,8 +993,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (dropUnknown) body = dropUnknown(body);
         if (patching) checkMergePatchNulls(resource, body);
         if (bound && written.length > 0) body = mergePathValues(body, bound, written, fill);
-        // A patch's objects are checked once merged into the stored ones; the rest before anything is read.
-        validate(patching ? getMergePatchScalars(resource, body, takes) : body);
+        // A patch's objects are checked once merged into the stored ones; the rest before anything is read (a resource
+        // of several shapes: once its stored object says which variant the body is).
+        if (!variants) validate(patching ? getMergePatchScalars(resource, body, takes) : body);
         if (unstated.length > 0) {
           // A field an older version does not know keeps its stored value (request.keepFields): not left out.
           const e = unstatedValueError(op.id, resource.name, request.keepFields ? unstated.filter((f) => !request.keepFields!.includes(f)) : unstated, body);
@@ -973,15 +1014,24 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
           const before = found !== undefined ? checkVisible(resource, found, request) : await getVisible(tx, resource, id, request);
           // Compared with the row as read for this change (held to the commit): of two changes sending one tag, one wins.
           if (ifMatch !== undefined) checkIfMatch(request, resource, before, ifMatch, tagOf);
-          let changes: Row = { ...body };
+          let sent = body;
+          let check = validate;
+          const variant = variants?.get(before[tagName!] as string);
+          if (variant) {
+            // The stored object's variant: a member of another is an unknown one (refused, or dropped by `ignore`).
+            check = variant.validate;
+            if (dropUnknown) sent = dropUnknown(sent, variant.named);
+            check(patching ? getMergePatchScalars(resource, sent, variant.named) : sent);
+          }
+          let changes: Row = { ...sent };
           if (patching) {
-            const merged = mergePatchChanges(resource, before, body);
-            validate(merged.body);
+            const merged = mergePatchChanges(resource, before, sent);
+            check(merged.body);
             changes = merged.changes;
           }
           // Cleared: absent (undefined), which storage keeps apart from null.
           if (view === 'replace')
-            for (const f of leftOut) if (!Object.hasOwn(body, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
+            for (const f of leftOut) if (!Object.hasOwn(sent, f.name)) changes[f.name] = f.hasDefault ? structuredClone(f.default) : undefined;
           for (const name of request.keepFields ?? []) delete changes[name];
           // An object written whole takes its members' defaults; a merge patch's merges into the stored one instead.
           if (fillNested && !patching) fillNested(changes);

@@ -49,7 +49,8 @@ function columnFor(model: ServiceModel, r: ResourceModel, f: FieldModel): Column
     name: f.name,
     type,
     // A field the service sets by a rule the spec does not state (source: service) has no value here: always NULL.
-    notNull: isId || (!f.optional && !f.nullable && !isServiceSetField(r, f)),
+    // A variant's field (a resource of several shapes) is empty in the objects of every other variant.
+    notNull: isId || (!f.optional && !f.nullable && !isServiceSetField(r, f) && f.ofVariants === undefined),
     unique: f.unique && !isId,
     primaryKey: isId,
     autoIncrement: isId && f.type === 'integer',
