@@ -47,6 +47,7 @@ import {
   type EventKindSpec,
   type EventsSpec,
   type FieldSpec,
+  type VariantSpec,
   type HttpMethod,
   type LimitsSpec,
   type FieldConstraints,
@@ -1334,6 +1335,88 @@ function errorOnlySchemas(ctx: Ctx): Set<string> {
   return new Set([...inError].filter((p) => !elsewhere.has(p)));
 }
 
+/** A component read as a resource of several shapes (docs/import.md, "Resources of several shapes"). */
+interface ResourceUnion {
+  discriminator: string;
+  /** The fields every variant holds alike (the identifier among them), not the tag. */
+  shared: Record<string, FieldSpec>;
+  /** Each variant's own fields, its tag where it is not the variant's name. */
+  variants: Record<string, VariantSpec>;
+  /** Every field an object may hold: the shared ones, the tag, each variant's. */
+  all: Record<string, FieldSpec>;
+  /** The tags, in order. */
+  tags: string[];
+  /** The components the variants are (never resources themselves). */
+  variantPointers: string[];
+}
+
+/**
+ * The components that are resources of several shapes: a tagged `oneOf` (or `anyOf`) of object variants whose fields
+ * every variant holding alike include an identifier (a required `id`: what makes the objects a resource's, not a
+ * request's union), or, from a servicespec export, one marked `x-servicespec-resource`. The fields the variants hold
+ * alike are shared; the rest each variant's own, as the format's `variants` write them.
+ */
+function findResourceUnions(ctx: Ctx, schemas: Json, exported: boolean): Map<string, ResourceUnion> {
+  const out = new Map<string, ResourceUnion>();
+  for (const [key, raw] of Object.entries(schemas)) {
+    if (!isObject(raw) || !isObject(raw.discriminator) || !(Array.isArray(raw.oneOf) || Array.isArray(raw.anyOf))) continue;
+    if (exported && raw['x-servicespec-resource'] === undefined) continue;
+    if (raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined) continue;
+    const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    const reported = ctx.diagnostics.length;
+    const u = unionFromSchema(ctx, raw, raw, pointer, { where: `resource ${key}`, depth: 1, stack: [pointer] });
+    const d = u?.discriminator;
+    const variants = Object.entries(u?.variants ?? {});
+    if (u === undefined || d === undefined || variants.length === 0 || variants.some(([, v]) => v.shape !== undefined)) {
+      ctx.diagnostics.length = reported;
+      continue;
+    }
+    const [first, ...rest] = variants.map(([, v]) => v.fields ?? {});
+    const shared: Record<string, FieldSpec> = {};
+    for (const [n, f] of Object.entries(first!)) if (rest.every((o) => Object.hasOwn(o, n) && JSON.stringify(o[n]) === JSON.stringify(f))) shared[n] = f;
+    const id = shared[DEFAULT_IDENTIFIER_FIELD];
+    if (!exported && (id === undefined || !isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD))) {
+      ctx.diagnostics.length = reported;
+      continue;
+    }
+    const own: Record<string, VariantSpec> = {};
+    const all: Record<string, FieldSpec> = { ...shared, [d]: { type: 'string' } };
+    for (const [name, v] of variants) {
+      const fields = Object.fromEntries(Object.entries(v.fields ?? {}).filter(([n]) => !Object.hasOwn(shared, n)));
+      for (const [n, f] of Object.entries(fields)) all[n] ??= f;
+      own[name] = { ...v, fields } as VariantSpec;
+      if (Object.keys(fields).length === 0) delete own[name]!.fields;
+    }
+    const key2 = Array.isArray(raw.oneOf) ? 'oneOf' : 'anyOf';
+    const variantPointers = (raw[key2] as unknown[]).map((x, i) => resolve(ctx, x, joinPointer(joinPointer(pointer, key2), i)).pointer);
+    const tags = variants.map(([name, v]) => (typeof v.tag === 'string' ? v.tag : name));
+    out.set(pointer, { discriminator: d, shared, variants: own, all, tags, variantPointers });
+  }
+  return out;
+}
+
+/**
+ * The variants' components of a resource union's request views: a tagged union component of the same discriminator
+ * and the same tags (petstore's NewPet of NewCat and NewDog beside Pet of Cat and Dog), read as the resource's create
+ * body, whose variant components are no resources either.
+ */
+function requestViewVariants(ctx: Ctx, schemas: Json, unions: ReadonlyMap<string, ResourceUnion>): string[] {
+  if (unions.size === 0) return [];
+  const out: string[] = [];
+  for (const [key, raw] of Object.entries(schemas)) {
+    if (!isObject(raw) || !isObject(raw.discriminator) || typeof raw.discriminator.propertyName !== 'string') continue;
+    const k = Array.isArray(raw.oneOf) ? 'oneOf' : Array.isArray(raw.anyOf) ? 'anyOf' : undefined;
+    if (k === undefined) continue;
+    const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    if (unions.has(pointer)) continue;
+    const tags = isObject(raw.discriminator.mapping) ? Object.keys(raw.discriminator.mapping) : [];
+    const prop = raw.discriminator.propertyName;
+    if (![...unions.values()].some((u) => u.discriminator === prop && tags.length > 0 && tags.every((t) => u.tags.includes(t)))) continue;
+    for (const [i, x] of (raw[k] as unknown[]).entries()) out.push(resolve(ctx, x, joinPointer(joinPointer(pointer, k), i)).pointer);
+  }
+  return out;
+}
+
 function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const schemas = isObject(ctx.doc.components) && isObject(ctx.doc.components.schemas) ? ctx.doc.components.schemas : {};
   // A servicespec export names its resources (x-servicespec-resource) and no others; a document of its own that puts
@@ -1341,10 +1424,24 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const exported = ctx.fromServicespec && Object.values(schemas).some((s) => isObject(s) && s['x-servicespec-resource'] !== undefined);
   const errorOnly = exported ? new Set<string>() : errorOnlySchemas(ctx);
   const names = new UniqueNames('', true);
-  const picked: { key: string; name: string; pointer: string; schema: Json; refs: string[] }[] = [];
+  const picked: { key: string; name: string; pointer: string; schema: Json; refs: string[]; union?: ResourceUnion }[] = [];
+  // Resources of several shapes first: their variants' components (and those of their request views) are no resources.
+  const unions = findResourceUnions(ctx, schemas, exported);
+  ctx.resourceUnions = new Set(unions.keys());
+  const variantOnly = new Set([...unions.values()].flatMap((u) => u.variantPointers));
+  for (const p of requestViewVariants(ctx, schemas, unions)) variantOnly.add(p);
   for (const [key, raw] of Object.entries(schemas)) {
     const pointer = `#/components/schemas/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
     if (!isObject(raw)) continue;
+    if (variantOnly.has(pointer) && !unions.has(pointer)) continue;
+    const union = unions.get(pointer);
+    if (union !== undefined) {
+      const name = names.take(exported ? key : toResourceName(key));
+      if (name !== key) report(ctx, 'import-renamed', { what: 'component schema', from: key, to: name, reason: 'resource names start with a letter' }, pointer);
+      ctx.resources.set(pointer, name);
+      picked.push({ key, name, pointer, schema: raw, refs: [], union });
+      continue;
+    }
     if (exported ? raw['x-servicespec-resource'] === undefined : raw['x-servicespec-view'] !== undefined || raw['x-servicespec-error-body'] !== undefined)
       continue;
     if (!exported && errorOnly.has(pointer)) continue;
@@ -1378,6 +1475,28 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
   const out: Record<string, ResourceSpec> = {};
   for (const p of picked) {
     const rext = ext<Json>(p.schema, 'x-servicespec-resource') ?? {};
+    if (p.union !== undefined) {
+      const u = p.union;
+      const r: Json = {};
+      if (typeof p.schema.description === 'string') r.description = p.schema.description;
+      for (const [k, v] of Object.entries(rext)) if (v !== undefined) r[k] = v;
+      r.discriminator = u.discriminator;
+      r.fields = u.shared;
+      r.variants = u.variants;
+      out[p.name] = r as ResourceSpec;
+      // Every field an object may hold (the tag among them): what a request's members are held to.
+      ctx.resourceFields.set(p.name, u.all);
+      const id = u.shared[DEFAULT_IDENTIFIER_FIELD];
+      ctx.resourceIdentifier.set(
+        p.name,
+        typeof rext.identifier === 'string'
+          ? rext.identifier
+          : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD)
+            ? DEFAULT_IDENTIFIER_FIELD
+            : undefined,
+      );
+      continue;
+    }
     const fields = fieldsFromSchema(
       ctx,
       p.schema,
@@ -2717,8 +2836,19 @@ function inferAction(
   const one = response?.resource !== undefined && !response.list ? response.resource : undefined;
   const extraRequestFields = (r: string): string[] | undefined => {
     if (!request || request.resource === r) return undefined;
-    const fields = fieldsOf(request, ctx);
     const rf = ctx.resourceFields.get(r) ?? {};
+    // A tagged union body of a resource of several shapes (its create's, NewPet's): its variants' members are the
+    // resource's, and its tags among the resource's.
+    const spec = ctx.resourceSpecs[r];
+    if (request.variants !== undefined && !request.list && spec?.variants !== undefined && request.discriminator === spec.discriminator) {
+      const tags = new Set(Object.entries(spec.variants).map(([n, v]) => v.tag ?? n));
+      const extra = Object.entries(request.variants).flatMap(([n, v]) => [
+        ...(tags.has(v.tag ?? n) ? [] : [`${request.discriminator!} ${JSON.stringify(v.tag ?? n)}`]),
+        ...Object.keys(v.fields ?? {}).filter((f) => !Object.hasOwn(rf, f)),
+      ]);
+      return extra.length > 0 ? extra : undefined;
+    }
+    const fields = fieldsOf(request, ctx);
     if (fields === undefined || request.list) return [];
     const extra = Object.keys(fields).filter((f) => !Object.hasOwn(rf, f));
     return extra.length > 0 ? extra : undefined;

@@ -27,6 +27,8 @@ export interface SchemaContext {
   diagnostics: Diagnostic[];
   /** Component pointer (`#/components/schemas/X`) → resource name, for the components that are resources. */
   resources: Map<string, string>;
+  /** The component pointers of the resources of several shapes (a tagged union each): read as the resource, not a union. */
+  resourceUnions?: Set<string>;
   /** The document is a servicespec export: what it says is the spec's own, examples included, and is kept as it is. */
   fromServicespec?: boolean;
 }
@@ -857,6 +859,11 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
     if (!f.schema || !(Array.isArray(f.schema.oneOf) || Array.isArray(f.schema.anyOf) || ownDiscriminator(ctx, n))) return undefined;
     return unionFromSchema(ctx, n, f.schema, f.pointer, { where, depth: 1, stack: f.refs });
   };
+  // A resource of several shapes is the resource its union schema is (read before the union, as no other union is).
+  const severalShapes = (n: unknown, p: string): string | undefined =>
+    ctx.resourceUnions !== undefined && resolve(ctx, n, p).chain.some((ptr) => ctx.resourceUnions!.has(ptr)) ? resourceOf(n, p) : undefined;
+  const several = severalShapes(node, pointer);
+  if (several !== undefined) return { resource: several };
   const u = union(node, pointer);
   if (u !== undefined) {
     noteComponent(ctx, u.variants, node, pointer);
@@ -868,6 +875,8 @@ export function shapeFromSchema(ctx: SchemaContext, node: unknown, pointer: stri
   const s = flat.schema;
   if (!s) return undefined;
   if (types(s).includes('array') && s.items !== undefined) {
+    const severalItems = severalShapes(s.items, joinPointer(flat.pointer, 'items'));
+    if (severalItems !== undefined) return { resource: severalItems, list: true };
     const ui = union(s.items, joinPointer(flat.pointer, 'items'));
     if (ui !== undefined) return { ...ui, list: true };
     const inner = resourceOf(s.items, joinPointer(flat.pointer, 'items'));

@@ -277,6 +277,22 @@ export function objectArbitrary(
   view: SchemaView,
   complete = false,
 ): fc.Arbitrary<Record<string, unknown>> {
+  // A resource of several shapes, written whole: a create is one variant, chosen at random (the shared fields, its tag,
+  // its own fields); an update or replace, whose body is its stored object's variant's, takes the shared fields only.
+  const u = resource?.variants;
+  if (u?.discriminator !== undefined && u.variants.length > 0 && fields.some((f) => f.ofVariants !== undefined || f.name === u.discriminator)) {
+    const shared = fields.filter((f) => f.ofVariants === undefined && f.name !== u.discriminator);
+    if (view !== 'create') return objectArbitrary(model, shared, resource, view, complete);
+    const tag = u.discriminator;
+    return fc.oneof(
+      ...u.variants.map((v) => {
+        const own = new Set(v.fields.map((f) => f.name));
+        const taken = new Set(fields.map((f) => f.name));
+        const vf = [...shared.filter((f) => !own.has(f.name)), ...v.fields.filter((f) => taken.has(f.name))];
+        return objectArbitrary(model, vf, resource, view, complete).map((body) => ({ [tag]: v.tag, ...body }));
+      }),
+    );
+  }
   // A create's optional callback URL is left out: given one, the service would subscribe it and send it events (the
   // tester's own events.callback check gives one on this machine).
   const callbackUrls =

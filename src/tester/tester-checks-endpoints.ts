@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { objectKey } from './tester-context.js';
 import { FORM_MEDIA_TYPE, getUnknownFields, isMergePatch, isNullableInRequests } from '../model/model-defaults.js';
 import type { FieldModel, ResourceModel } from '../model/model-types.js';
-import { getRequestSchema, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
+import { getRequestSchema, getSchemaMembers, isAnswered, isWritable, type SchemaView } from '../model/model-schemas.js';
 import { isChangeAnswer, isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import {
@@ -808,7 +808,7 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
   // check below); a stated `refuse` (an imported additionalProperties: false) is the spec's rule, not only the format's.
   const ignore = getUnknownFields(o) === 'ignore';
   const stated = o.unknownFields === 'refuse' && resource !== undefined;
-  const takes = resource && view !== 'response' ? new Set(Object.keys(getRequestSchema(ctx.model, resource, o, view).properties as object)) : undefined;
+  const takes = resource && view !== 'response' ? new Set(Object.keys(getSchemaMembers(getRequestSchema(ctx.model, resource, o, view)))) : undefined;
   const unnamed = (m: Mutation) => takes !== undefined && Object.keys(m.apply(base)).some((k) => !takes.has(k) && !Object.hasOwn(base, k));
   // Nor one inside an object field: the format closes nested objects, but a document that leaves its request open
   // seldom closes the objects in it (OpenAPI's default), and the import cannot say otherwise.

@@ -16,6 +16,7 @@ import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope
 import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
   getRequestSchema,
+  getSchemaMembers,
   getResourceSchema,
   getServiceSetFields,
   getServiceSetMembers,
@@ -1263,7 +1264,7 @@ export class TestContext {
    */
   upsertRequest(route: OperationRoute, body: Record<string, unknown>): { path: string; body: Record<string, unknown> } {
     const r = route.resource!;
-    const writes = new Set(Object.keys(getRequestSchema(this.model, r, route.operation, 'replace').properties as JsonSchema));
+    const writes = new Set(Object.keys(getSchemaMembers(getRequestSchema(this.model, r, route.operation, 'replace'))));
     return { path: this.pathOf(route, body[r.identifier!]), body: Object.fromEntries(Object.entries(body).filter(([k]) => writes.has(k))) };
   }
 
@@ -1423,7 +1424,7 @@ export class TestContext {
     const r = route.resource;
     const o = route.operation;
     if (!r || o.requestFields === undefined || (o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')) return r?.fields ?? [];
-    const taken = Object.keys(getRequestSchema(this.model, r, o, o.action).properties as JsonSchema);
+    const taken = Object.keys(getSchemaMembers(getRequestSchema(this.model, r, o, o.action)));
     return r.fields.filter((f) => taken.includes(f.name));
   }
 
