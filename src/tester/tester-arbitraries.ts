@@ -276,21 +276,26 @@ export function objectArbitrary(
   resource: ResourceModel | undefined,
   view: SchemaView,
   complete = false,
+  variantTag?: unknown,
 ): fc.Arbitrary<Record<string, unknown>> {
-  // A resource of several shapes, written whole: a create is one variant, chosen at random (the shared fields, its tag,
-  // its own fields); an update or replace, whose body is its stored object's variant's, takes the shared fields only.
+  // A resource of several shapes, written whole: a create is one variant (`variantTag`'s, else one chosen at random:
+  // the shared fields, its tag, its own fields); an update or replace is its stored object's variant's (`variantTag`:
+  // the shared fields and that variant's, no tag, which never changes), or of the shared fields only where none is said.
   const u = resource?.variants;
   if (u?.discriminator !== undefined && u.variants.length > 0 && fields.some((f) => f.ofVariants !== undefined || f.name === u.discriminator)) {
     const shared = fields.filter((f) => f.ofVariants === undefined && f.name !== u.discriminator);
-    if (view !== 'create') return objectArbitrary(model, shared, resource, view, complete);
     const tag = u.discriminator;
+    const taken = new Set(fields.map((f) => f.name));
+    const ofVariant = (v: (typeof u.variants)[number]) => {
+      const own = new Set(v.fields.map((f) => f.name));
+      return [...shared.filter((f) => !own.has(f.name)), ...v.fields.filter((f) => taken.has(f.name))];
+    };
+    const chosen = u.variants.filter((v) => variantTag === undefined || v.tag === variantTag);
+    if (view !== 'create') return objectArbitrary(model, chosen.length === 1 ? ofVariant(chosen[0]!) : shared, resource, view, complete);
     return fc.oneof(
-      ...u.variants.map((v) => {
-        const own = new Set(v.fields.map((f) => f.name));
-        const taken = new Set(fields.map((f) => f.name));
-        const vf = [...shared.filter((f) => !own.has(f.name)), ...v.fields.filter((f) => taken.has(f.name))];
-        return objectArbitrary(model, vf, resource, view, complete).map((body) => ({ [tag]: v.tag, ...body }));
-      }),
+      ...(chosen.length > 0 ? chosen : u.variants).map((v) =>
+        objectArbitrary(model, ofVariant(v), resource, view, complete).map((body) => ({ [tag]: v.tag, ...body })),
+      ),
     );
   }
   // A create's optional callback URL is left out: given one, the service would subscribe it and send it events (the
@@ -777,6 +782,17 @@ function fieldMutations(model: ServiceModel, f: FieldModel, path: readonly (stri
   }
   if (f.type === 'union' && f.union) out.push(...unionMutations(model, f.union, path));
   return out;
+}
+
+/**
+ * A resource of several shapes: the fields a body of the variant `tag` names may hold (the shared ones and its own;
+ * not the tag, which says the variant and so is no edge or mutation of it). Every field for another resource.
+ */
+export function getVariantFields(resource: ResourceModel, fields: readonly FieldModel[], tag: unknown): readonly FieldModel[] {
+  const u = resource.variants;
+  if (u?.discriminator === undefined) return fields;
+  const v = u.variants.find((x) => x.tag === tag);
+  return fields.filter((f) => f.name !== u.discriminator && (f.ofVariants === undefined || (v !== undefined && f.ofVariants.includes(v.name))));
 }
 
 /**

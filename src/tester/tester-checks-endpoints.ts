@@ -22,6 +22,7 @@ import {
   unionArbitrary,
   unionMutations,
   type Mutation,
+  getVariantFields,
 } from './tester-arbitraries.js';
 import { getLargestPageSize, getPageItems, getPageSizeParam, listedCopyMismatch, outsidePath, pageThrough, totalHeaderProblem } from './tester-checks-lists.js';
 import { getListTotal } from './tester-envelope.js';
@@ -100,7 +101,8 @@ export async function checkEndpoints(ctx: TestContext, runs: number): Promise<vo
         const target = o.action === 'create' ? undefined : ((await freshComplete(ctx, resource)) ?? (await ctx.ensureObject(resource)));
         if (o.action !== 'create' && !target) return scope.skip(`no ${resource.name} to ${o.action}: its create operation did not succeed`);
         // The fields its request takes (request_fields), as the model's request schema says.
-        const arb = objectArbitrary(ctx.model, ctx.requestFields(route), resource, view!);
+        // A resource of several shapes: a change is of the target's variant.
+        const arb = objectArbitrary(ctx.model, ctx.requestFields(route), resource, view!, false, target && ctx.variantTagOf(resource, undefined, target));
         // A JSON merge patch (request_media_type) holds what it sends merged into the object: objects member by member.
         const held = isMergePatch(o) ? heldAsPatched : heldAsSent;
         let failed = false;
@@ -774,7 +776,13 @@ async function checkInvalid(ctx: TestContext, route: OperationRoute): Promise<vo
       : named
         ? // What a resource's own rules refuse (a read-only or write-once member) a custom handler may take or drop.
           getMutations(ctx.model, fields, named, 'create').filter((m) => !/ \((read-only|write-once)\) sent$/.test(m.label))
-        : getMutations(ctx.model, fields, resource, view);
+        : // A resource of several shapes: the fields of the unbroken body's variant (its tag, or its target's).
+          getMutations(
+            ctx.model,
+            resource ? getVariantFields(resource, fields, ctx.variantTagOf(resource, undefined, target ?? base)) : fields,
+            resource,
+            view,
+          );
   // A field a create's or replace's path binds may be left out of its body (the path gives it, with the objects on
   // its way): leaving it, or an object holding it, out breaks nothing.
   if ((o.action === 'create' || o.action === 'replace') && o.bindings) {

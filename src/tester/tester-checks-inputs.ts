@@ -16,6 +16,7 @@ import {
   padUnionsForMergePatch,
   getCaseVariants,
   parametersArbitrary,
+  getVariantFields,
 } from './tester-arbitraries.js';
 import { getEdgeCases } from './tester-input-edges.js';
 import { checkUnionVariants } from './tester-checks-unions.js';
@@ -65,7 +66,7 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       resource && view
         ? o.requestFields !== undefined && view === 'replace'
           ? await ctx.validBody(route, id)
-          : ctx.onlyRequestFields(route, await ctx.sampleCreateBody(resource, 0, true))
+          : ctx.onlyRequestFields(route, await ctx.sampleCreateBody(resource, 0, true, target && ctx.variantTagOf(resource, undefined, target)))
         : ((await ctx.resolveRefs(fc.sample(objectArbitrary(ctx.model, fields, undefined, 'create', true), { seed: ctx.seed, numRuns: 1 })[0])) as Record<
             string,
             unknown
@@ -139,7 +140,13 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
       }
       return undefined;
     };
-    const cases = getEdgeCases(ctx.model, resource ? getVariantFields(resource, fields, base) : fields, resource, view ?? 'create', base);
+    const cases = getEdgeCases(
+      ctx.model,
+      resource ? getVariantFields(resource, fields, ctx.variantTagOf(resource, undefined, target ?? base)) : fields,
+      resource,
+      view ?? 'create',
+      base,
+    );
     for (const c of isThrifty(ctx.model) ? pickThrifty(cases, (x) => x.label, 6, 0) : cases) {
       const whole = fits(c.body) ? await send(c.label, c.body, c.mayRefuse) : undefined;
       if (fits(c.body) && whole === undefined) continue;
@@ -155,17 +162,6 @@ async function checkInputSpace(ctx: TestContext, route: OperationRoute): Promise
     }
     if (ctx.notImplemented.has(o.id)) scope.skip(notImplemented(o.id), 'not-run');
   });
-}
-
-/**
- * A resource of several shapes: the fields a body of the base's variant may hold (the shared ones and its variant's
- * own; not the tag, which says the variant and so is no edge of it). Every field for another resource.
- */
-function getVariantFields(resource: ResourceModel, fields: readonly FieldModel[], base: Record<string, unknown>): readonly FieldModel[] {
-  const u = resource.variants;
-  if (u?.discriminator === undefined) return fields;
-  const v = u.variants.find((x) => x.tag === base[u.discriminator!]);
-  return fields.filter((f) => f.name !== u.discriminator && (f.ofVariants === undefined || (v !== undefined && f.ofVariants.includes(v.name))));
 }
 
 /**

@@ -1085,13 +1085,18 @@ export class TestContext {
     if (o.action === 'create') return this.sampleCreateBody(r);
     if (o.action === 'replace') {
       // With request_fields, drawn from the fields the replace takes (a create's may leave out what it requires).
+      // A resource of several shapes: a body of the stored object's variant.
+      const stored = this.variantTagOf(r, id);
       const b =
         o.requestFields === undefined
-          ? await this.sampleCreateBody(r)
+          ? await this.sampleCreateBody(r, 0, false, stored)
           : this.makeUnique(
               r,
               (await this.resolveRefs(
-                fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'replace'), { seed: this.seed + this.uniqueCounter, numRuns: 1 })[0],
+                fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'replace', false, stored), {
+                  seed: this.seed + this.uniqueCounter,
+                  numRuns: 1,
+                })[0],
               )) as Record<string, unknown>,
             );
       // What a replace cannot write: a write-once field, a client-given identifier (the create's alone).
@@ -1103,7 +1108,10 @@ export class TestContext {
     if (o.action === 'update') {
       // One field, not none: an empty update changes nothing, and a service may refuse it (a document's
       // `minProperties: 1`, which the format cannot say), so a probe sent {} would meet that refusal, not its own.
-      const drawn = fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'update'), { seed: this.seed + this.uniqueCounter, numRuns: 8 });
+      const drawn = fc.sample(objectArbitrary(this.model, this.requestFields(route), r, 'update', false, this.variantTagOf(r, id)), {
+        seed: this.seed + this.uniqueCounter,
+        numRuns: 8,
+      });
       // A plain value first: a union or object member under a merge patch would need its other members said null.
       const plain = (name: string) => !['union', 'object', 'map', 'array', 'json'].includes(getField(r, name)?.type ?? 'json');
       const pairs = (drawn as Record<string, unknown>[]).flatMap((b) => Object.entries(b));
@@ -1408,12 +1416,23 @@ export class TestContext {
   }
 
   /** A sample valid create body for a resource, refs resolved and unique fields unique (`complete`: see fieldArbitrary). */
-  async sampleCreateBody(resource: ResourceModel, seedOffset = 0, complete = false): Promise<Record<string, unknown>> {
+  async sampleCreateBody(resource: ResourceModel, seedOffset = 0, complete = false, variantTag?: unknown): Promise<Record<string, unknown>> {
     const route = this.createRoute(resource.name);
-    const arb = objectArbitrary(this.model, route ? this.requestFields(route) : resource.fields, resource, 'create', complete);
+    const arb = objectArbitrary(this.model, route ? this.requestFields(route) : resource.fields, resource, 'create', complete, variantTag);
     const [sample] = fc.sample(arb, { seed: this.seed + seedOffset + this.uniqueCounter, numRuns: 1 });
     // A field the create's path binds (\`bind\`) holds the path's value.
     return this.onlyRequestFields(route, this.bindBody(route, this.makeUnique(resource, (await this.resolveRefs(sample)) as Record<string, unknown>)));
+  }
+
+  /**
+   * A resource of several shapes: the tag of the object the run made with this identifier (or of `object` itself),
+   * whose variant a change of it must be; undefined for every other resource, or an object the run does not hold.
+   */
+  variantTagOf(resource: ResourceModel, id: unknown, object?: Record<string, unknown>): unknown {
+    const tag = resource.variants?.discriminator;
+    if (tag === undefined) return undefined;
+    if (object !== undefined) return object[tag];
+    return id === undefined ? undefined : this.pool.get(resource.name)?.find((x) => objectKey(resource, x) === id)?.[tag];
   }
 
   /**

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAsyncApi } from '../../src/export/export-asyncapi.js';
+import { generateClient } from '../../src/export/export-client.js';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { startService, type Running } from '../runtime/helpers.js';
@@ -71,5 +72,13 @@ describe('a resource of several shapes exported', () => {
     expect((js.$defs.Pet!.oneOf as JsonObject[]).map((v) => v['x-servicespec-variant'])).toEqual(['Cat', 'Dog']);
     expect(js.$defs.Pet!.discriminator).toEqual({ propertyName: 'kind' });
     expect(() => exportAsyncApi(model)).not.toThrow();
+  });
+
+  it('the typed client: the resource a union of its variants, each holding its tag as a literal', () => {
+    const code = generateClient(checkedModel(PET_VARIANTS_SPEC)).code;
+    expect(code).toContain(
+      'export type Pet = {\n  kind: "cat";\n  readonly id: string;\n  name: string;\n  indoor?: boolean;\n} | {\n  kind: "Dog";\n  readonly id: string;\n  name: string;\n  breed: string;\n  good_boy?: boolean;\n};',
+    );
+    expect(code).toContain('export type PetCreate = {\n  kind: "cat";\n  name: string;\n  indoor?: boolean;\n} | {\n  kind: "Dog";');
   });
 });
