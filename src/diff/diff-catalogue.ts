@@ -136,6 +136,18 @@ export const DIFF_RULES = {
   'union-variant-tag-changed': { part: 'resources', impact: b, message: '{subject}: variant {value} is now tagged {new} (was {old})' },
   'union-discriminator-changed': { part: 'resources', impact: b, message: '{subject}: the union is now told apart by {new} (was {old})' },
   'response-field-enum-value-removed': { part: 'resources', impact: n, message: '{subject}: responses no longer carry {value}' },
+  'resource-variant-removed': {
+    part: 'resources',
+    impact: b,
+    message: '{subject}: variant {value} was removed; objects of that shape are no longer created or answered',
+  },
+  'resource-variant-added': {
+    part: 'resources',
+    impact: r,
+    message: '{subject}: variant {value} was added; answers may now hold objects of a shape a client telling them apart by their tag does not know',
+  },
+  'resource-variant-tag-changed': { part: 'resources', impact: b, message: '{subject}: variant {value} is now tagged {new} (was {old})' },
+  'resource-discriminator-changed': { part: 'resources', impact: b, message: '{subject}: objects are now told apart by {new} (was {old})' },
   // states
   'state-machine-removed': { part: 'states', impact: b, message: '{subject} no longer has a state machine' },
   'state-machine-added': { part: 'states', impact: n, message: '{subject} now has a state machine' },

@@ -17,7 +17,7 @@ import {
   NOT_SHOWN,
   getFirstPage,
 } from '../model/model-defaults.js';
-import { getRequestSchema, getResourceSchema, isWritable } from '../model/model-schemas.js';
+import { getRequestSchema, getResourceSchema, getSchemaMembers, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
   AuthRequirement,
@@ -466,16 +466,56 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
     else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess)
       out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);
+    diffResourceVariants(out, or, nr, where);
+    // A resource of several shapes: its shared fields and tag here, each kept variant's own fields below (by variant).
+    const outside = (r: ResourceModel) => (r.variants === undefined ? r.fields : r.fields.filter((f) => f.ofVariants === undefined));
     new FieldDiff(out, { part: 'resources', resource: true }).fields(
       `${or.name}.`,
-      or.fields,
-      nr.fields,
+      outside(or),
+      outside(nr),
       resourceFlow(or, oldUsage.get(or.name)),
       resourceFlow(nr, newUsage.get(nr.name)),
       declaredRenames(o, n, or.name),
     );
+    const newVariants = byName(nr.variants?.variants ?? []);
+    for (const ov of or.variants?.variants ?? []) {
+      const nv = newVariants.get(ov.name);
+      if (nv)
+        new FieldDiff(out, { part: 'resources', resource: true }).fields(
+          `${or.name}<${ov.name}>.`,
+          ov.fields,
+          nv.fields,
+          resourceFlow(or, oldUsage.get(or.name)),
+          resourceFlow(nr, newUsage.get(nr.name)),
+        );
+    }
   }
   for (const nr of n.resources) if (!oldBy.has(nr.name)) out.add('resource-added', nr.name, {}, { new: nr.pointer });
+}
+
+/**
+ * A resource of several shapes (docs/format.md): its discriminator, and its variants by name — one removed is
+ * breaking (its objects are no longer made or answered), one added needs review (answers may hold a shape old clients
+ * do not know), a tag changed is breaking. Their fields are the resource's (flattened), compared by the field rules.
+ */
+function diffResourceVariants(out: Collector, or: ResourceModel, nr: ResourceModel, where: { old: string; new: string }): void {
+  if (or.variants === undefined && nr.variants === undefined) return;
+  const od = or.variants?.discriminator;
+  const nd = nr.variants?.discriminator;
+  if (od !== nd) {
+    out.add('resource-discriminator-changed', or.name, { old: show(od), new: show(nd) }, where);
+    return;
+  }
+  const news = byName(nr.variants?.variants ?? []);
+  const olds = byName(or.variants?.variants ?? []);
+  for (const ov of or.variants?.variants ?? []) {
+    const nv = news.get(ov.name);
+    if (!nv) out.add('resource-variant-removed', or.name, { value: ov.name }, { old: ov.pointer, new: nr.pointer });
+    else if (ov.tag !== nv.tag)
+      out.add('resource-variant-tag-changed', or.name, { value: ov.name, old: show(ov.tag), new: show(nv.tag) }, { old: ov.pointer, new: nv.pointer });
+  }
+  for (const nv of nr.variants?.variants ?? [])
+    if (!olds.has(nv.name)) out.add('resource-variant-added', or.name, { value: nv.name }, { old: or.pointer, new: nv.pointer });
 }
 
 // ─── states ────────────────────────────────────────────────────────────────────────────────────────────
@@ -644,13 +684,13 @@ function diffRequestFields(out: Collector, om: ServiceModel, nm: ServiceModel, o
   const nr = getResource(nm, n.resource);
   if (!or || !nr || (o.action !== 'create' && o.action !== 'update' && o.action !== 'replace')) return;
   const view = o.action;
-  const both = new Set(Object.keys(getResourceSchema(om, or, view).properties as object));
-  const inNew = new Set(Object.keys(getResourceSchema(nm, nr, view).properties as object));
+  const both = new Set(Object.keys(getSchemaMembers(getResourceSchema(om, or, view))));
+  const inNew = new Set(Object.keys(getSchemaMembers(getResourceSchema(nm, nr, view))));
   for (const f of [...both]) if (!inNew.has(f)) both.delete(f);
   const before = getRequestSchema(om, or, o, view);
   const after = getRequestSchema(nm, nr, n, view);
-  const took = new Set(Object.keys(before.properties as object));
-  const takes = new Set(Object.keys(after.properties as object));
+  const took = new Set(Object.keys(getSchemaMembers(before)));
+  const takes = new Set(Object.keys(getSchemaMembers(after)));
   const required = new Set((after.required as string[] | undefined) ?? []);
   const where = {
     old: o.requestFields ? joinPointer(o.pointer, 'request_fields') : o.pointer,

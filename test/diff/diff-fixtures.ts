@@ -70,6 +70,18 @@ const pick = (d: Doc) => {
     response: { discriminator: 'type', variants: { Found: { fields: { title: { type: 'string' } } }, None: { fields: { reason: { type: 'string' } } } } },
   };
 };
+// A resource of several shapes (docs/format.md): an Item is a Map or a Disc, told apart by `kind`; listed and made.
+const shelf = (d: Doc) => {
+  d.resources.Item = {
+    plural: 'items',
+    discriminator: 'kind',
+    fields: { id: { type: 'uuid', readOnly: true }, label: { type: 'string' } },
+    variants: { Map: { fields: { scale: { type: 'integer' } } }, Disc: { tag: 'disc', fields: { minutes: { type: 'integer' } } } },
+  };
+  ops(d).createItem = { method: 'POST', path: '/items', action: 'create', resource: 'Item', auth: 'none' };
+  ops(d).listItems = { method: 'GET', path: '/items', action: 'list', resource: 'Item', auth: 'none' };
+};
+const item = (d: Doc) => d.resources.Item;
 const both =
   (...edits: Edit[]): Edit =>
   (d) =>
@@ -189,6 +201,20 @@ export const ROWS: Row[] = [
   },
   { code: 'union-variant-tag-changed', old: format, new: both(format, (d) => (book(d).format.variants.ebook.tag = 'digital')) },
   { code: 'union-discriminator-changed', old: format, new: both(format, (d) => (book(d).format.discriminator = 'medium')) },
+  { code: 'resource-variant-removed', old: shelf, new: both(shelf, (d) => delete item(d).variants.Disc), also: ['request-field-enum-value-removed'] },
+  {
+    code: 'resource-variant-added',
+    old: shelf,
+    new: both(shelf, (d) => (item(d).variants.Globe = { fields: { radius: { type: 'number' } } })),
+    also: ['response-field-enum-value-added'],
+  },
+  {
+    code: 'resource-variant-tag-changed',
+    old: shelf,
+    new: both(shelf, (d) => (item(d).variants.Disc.tag = 'cd')),
+    also: ['request-field-enum-value-removed', 'response-field-enum-value-added'],
+  },
+  { code: 'resource-discriminator-changed', old: shelf, new: both(shelf, (d) => (item(d).discriminator = 'medium')), also: ['field-renamed'] },
   { code: 'response-field-enum-value-removed', old: search, new: both(search, (d) => (ops(d).searchBooks.response.fields.shelf.values = ['a'])) },
   // states
   {
