@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { objectArbitrary } from '../../src/tester/tester-arbitraries.js';
 import { testService } from '../../src/tester/tester-run.js';
 import { startService, type Running } from '../runtime/helpers.js';
+import { startHandServer, takeObject } from '../support/hand-server.js';
 import { PET_VARIANTS_SPEC } from '../support/resource-variants.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
 
@@ -34,4 +35,30 @@ describe('the tester on a resource of several shapes', () => {
       expect(r.results.filter((x) => x.outcome === 'failed').map((x) => x.failure)).toEqual([]);
       expect(r.results.filter((x) => x.outcome === 'passed').length).toBeGreaterThan(100);
     });
+
+  it('fails a service answering a cat with a member of the Dog variant: answers are judged by the variant they hold', async () => {
+    const pets = new Map<string, Record<string, unknown>>();
+    let next = 0;
+    const server = await startHandServer((req, reply) => {
+      if (req.method === 'POST' && req.url === '/pets') {
+        const b = takeObject(req, reply);
+        if (!b) return;
+        const id = `00000000-0000-4000-8000-${String(++next).padStart(12, '0')}`;
+        // The fault: a cat is answered holding a dog's breed.
+        const pet = { id, ...b, ...(b.kind === 'cat' ? { breed: 'tabby' } : {}) };
+        pets.set(id, pet);
+        return reply.json(201, pet, 'application/json', { location: `/pets/${id}` });
+      }
+      return reply.problem(404, 'not_found');
+    });
+    try {
+      const r = await testService(model, { baseUrl: server.url, seed: 1, only: ['createPet'] });
+      const failed = r.results.filter((x) => x.outcome === 'failed');
+      // The cat's answer breaks its variant's closed schema (the other failures are the hand server's missing routes).
+      const shape = failed.find((x) => x.check === 'endpoints.valid-requests' && x.target === 'createPet');
+      expect(shape?.failure?.actual).toMatch(/^\(body\) must NOT have additional properties \(breed\); 201 /);
+    } finally {
+      server.close();
+    }
+  });
 });
