@@ -62,6 +62,10 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
   'oai-petstore.yaml': 'passed',
   'oai-uspto.yaml': 'incomplete',
   'oai-webhook-example.yaml': 'incomplete',
+  // Its ticket purchase and PNG answer are custom operations (501 without a handler), and its Basic users unknown.
+  'redocly-museum.yaml': 'incomplete',
+  // Its user, profile, follow, favourite and comment operations and its article lists stay custom (501).
+  'realworld-conduit.yml': 'incomplete',
   'twilio-bulkexports-v1.yaml': 'incomplete',
   'vonage-dispatch.yml': 'incomplete',
 };
@@ -71,6 +75,8 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
 const PROBES: Record<string, readonly string[]> = {
   // endpoints.unknown-path (errors.malformed-id no longer sends `..`, which /gifs/.. resolved to /, no operation's)
   'giphy-v1.yaml': ['GET /servicespec-no-such-path'],
+  // Its one 404 (NotFound) answers route_not_found too: endpoints.unknown-path, at the root and under an event.
+  'redocly-museum.yaml': ['GET /servicespec-no-such-path', 'GET /special-events/{id}/servicespec-no-such-path'],
 };
 
 const TRAFFIC_TODAY: Record<string, number> = {
@@ -157,7 +163,12 @@ describe('the tester on served imports of the OpenAPI corpus (default settings, 
         if (report.requests < (TRAFFIC_TODAY[file] ?? 0)) console.log(`${file}: ${report.requests} requests, fewer than the ${TRAFFIC_TODAY[file]} measured`);
         // Only where the document's one 404 code answers route_not_found (docs/import.md, "Error responses") does the
         // tester ask for a path no operation has (endpoints.unknown-path, and a malformed id's `..` resolved away).
-        expect(probes, 'requests to no declared operation').toEqual(PROBES[file] ?? []);
+        // An object's identifier (drawn, different from run to run) is written `{id}`.
+        const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+        expect(
+          probes.map((p) => p.replace(UUID, '{id}')),
+          'requests to no declared operation',
+        ).toEqual(PROBES[file] ?? []);
         expect(other).toBe(probes.length);
       } finally {
         await proxy.close();
