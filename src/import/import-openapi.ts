@@ -3274,16 +3274,11 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
 }
 
 /**
- * A resource with no identifier field is addressed by the parameter of the item path that reads it when that
- * parameter names one of its fields that can be an identifier (`GET /users/{username}` answering a User whose
- * `username` is a required string): the document says that field picks one object.
- */
-/**
  * An optional, read-only `id` its item path reads the resource by (Spring petclinic's `Owner.id`, `GET
  * /owners/{ownerId}`: generators leave a read-only property out of `required`, as requests do not carry it) is the
  * identifier, which the service makes: a client never writes it, and the path addresses every object by it. Kept an
- * ordinary field, nothing would give it a value and no object could be read, changed or deleted (before: each
- * read answered 404, and the tester could address none). Said, at the property.
+ * ordinary field, nothing would give it a value and no object could be read, changed or deleted (every read would
+ * answer 404, and the tester could address none). Said, at the property.
  */
 function serviceIdentifier(ctx: Ctx, r: string, p: string, src: OpSource): boolean {
   const fields = ctx.resourceFields.get(r);
@@ -3308,6 +3303,11 @@ function serviceIdentifier(ctx: Ctx, r: string, p: string, src: OpSource): boole
   return true;
 }
 
+/**
+ * A resource with no identifier field is addressed by the parameter of the item path that reads it when that
+ * parameter names one of its fields that can be an identifier (`GET /users/{username}` answering a User whose
+ * `username` is a required string): the document says that field picks one object.
+ */
 function identifiersFromPaths(ctx: Ctx, prepared: { src: OpSource; response: ShapeSpec | undefined }[]): void {
   for (const { src, response } of prepared) {
     if (src.method !== 'GET' || response?.resource === undefined || response.list) continue;
@@ -4909,7 +4909,7 @@ function reportConditionalAdded(ctx: Ctx): void {
         item: `operation ${c.op}`,
         as: `one that honours ${header}`,
         // A read's 304 is the answer to If-None-Match (Spring petclinic's reads): the header it stands for, which the
-        // export declares, is said too (before, only the other operations' headers were).
+        // export declares, is said as the other operations' headers are.
         reason:
           c.notModified === true
             ? `its 304 answer is the one a matching If-None-Match gets (${c.resource} takes conditional requests, etag: true); the document does not declare the header`

@@ -1050,8 +1050,7 @@ async function changeOnce(ctx: TestContext, resource: ResourceModel, target: Rec
   const res = await ctx.send(change, { method: change.method, path: ctx.pathOf(change, objectKey(resource, target)), headers, body });
   if (!isSuccessAnswer(change, res.status)) return undefined;
   // A change answering no body (a replace's 204: spring-petclinic-rest's `PUT /owners/{ownerId}/pets/{petId}`) changed
-  // the object all the same: it is as the read shows it (before, as made, and the delete answering the changed object
-  // failed "as it was").
+  // the object all the same: it is as the read shows it, not as made (a delete answers the changed object).
   return (await readCurrent(ctx, change, target)) ?? (isPlainObject(res.body) ? res.body : undefined);
 }
 

@@ -461,7 +461,7 @@ export async function varyField(ctx: TestContext, resource: ResourceModel, field
  * Text is in order by code unit or by locale (the format states no collation; checkSortOrder takes either), so a
  * pair of values the two order differently (`"sh&"` and `"T |1"`: `s` after `T` by code unit, before it by locale)
  * shows no order at all: where the texts of a sort field the objects given hold are all such pairs, one is made
- * whose text the two order alike beside one of them (a sort reversed or ignored showed on no pair).
+ * whose text the two order alike beside one of them, so a sort reversed or ignored shows on some pair.
  */
 export async function orderField(ctx: TestContext, resource: ResourceModel, field: string, objects: readonly Record<string, unknown>[]): Promise<void> {
   const texts = [...new Set(objects.map((x) => x[field]).filter((v): v is string => typeof v === 'string'))];

@@ -35,7 +35,7 @@ interface Verdict {
  * The `Link` header's next address (paging.link) is the request's own query with the position changed
  * (docs/format.md): one leaving out a parameter the request asked (a filter, the sort, a page size other than the
  * default) reads other objects than the next ones — a page size dropped, the next page at the default size, which
- * paging through at two a page let by: no object twice, none missing. Styles offset and page only (a cursor may carry
+ * paging through at two a page does not show: no object twice, none missing. Styles offset and page only (a cursor may carry
  * the query itself, as Shopify's page_info does), and the query only: a service behind a proxy may name its own path.
  */
 function linkNextMismatch(ctx: TestContext, o: OperationModel, paging: Omit<PagingModel, 'declared'>, req: TestRequest, res: TestResponse): string | undefined {
