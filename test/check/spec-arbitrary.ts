@@ -691,6 +691,10 @@ export const newShapesSpec = fc
     deleteAnswer: fc.constantFrom(undefined, 'none', 'object', 'object-202'),
     // Rails-style request wrappers (request_envelope): on the create, or on every create and update.
     requestEnvelope: fc.constantFrom(undefined, 'create', 'all'),
+    // A resource of several shapes (variants), created, listed and read: a variant's own tag or its name, and a
+    // field two of the three variants declare alike (one every variant declares alike is a shared field, as the
+    // import reads it: docs/import.md).
+    severalShapes: fc.constantFrom(undefined, 'tagged', 'named'),
   })
   .map((g) => {
     const itemFields: Record<string, unknown> = { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 40 } };
@@ -857,9 +861,31 @@ export const newShapesSpec = fc
               media_type: g.mediaType,
               answer_members: g.errorMembers,
             });
+    const pets =
+      g.severalShapes === undefined
+        ? {}
+        : {
+            Pet: {
+              discriminator: 'kind',
+              fields: { id: { type: 'uuid', readOnly: true }, name: { type: 'string', maxLength: 30 } },
+              variants: {
+                Cat: {
+                  ...(g.severalShapes === 'tagged' ? { tag: 'cat' } : {}),
+                  fields: { indoor: { type: 'boolean', optional: true }, lives: { type: 'integer', minimum: 0 } },
+                },
+                Dog: { ...(g.severalShapes === 'tagged' ? { tag: 'dog' } : {}), fields: { breed: { type: 'string' }, lives: { type: 'integer', minimum: 0 } } },
+                Bird: { ...(g.severalShapes === 'tagged' ? { tag: 'bird' } : {}), fields: { wingspan: { type: 'number', minimum: 0 } } },
+              },
+            },
+          };
+    if (g.severalShapes !== undefined) {
+      operations.createPet = { method: 'POST', path: '/pets', action: 'create', resource: 'Pet' };
+      operations.listPets = { method: 'GET', path: '/pets', action: 'list', resource: 'Pet' };
+      operations.readPet = { method: 'GET', path: '/pets/{id}', action: 'read', resource: 'Pet' };
+    }
     return clean({
       servicespec: 1,
-      resources: { Item: clean({ plural: 'items', answer_members: g.answerMembers, fields: itemFields }) },
+      resources: { Item: clean({ plural: 'items', answer_members: g.answerMembers, fields: itemFields }), ...pets },
       endpoints: { operations },
       authentication: { default: 'none' },
       events:

@@ -246,7 +246,7 @@ describe('round trip of the shapes of issue 26: spec → export → import → t
   });
 
   for (const version of VERSIONS) {
-    it(`unions, list shapes (renamed paging parameters), declared error bodies (nested roles), a list's own envelope (an optional next), raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
+    it(`unions, resources of several shapes, list shapes (renamed paging parameters), declared error bodies (nested roles), a list's own envelope (an optional next), raw event payloads, named examples and response headers, OpenAPI ${version} (property)`, async () => {
       await fc.assert(
         fc.asyncProperty(newShapesSpec, async (doc) => {
           const compiled = compileSpecText(JSON.stringify(doc), 'generated.json');
