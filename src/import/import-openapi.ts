@@ -1486,15 +1486,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
       out[p.name] = r as ResourceSpec;
       // Every field an object may hold (the tag among them): what a request's members are held to.
       ctx.resourceFields.set(p.name, u.all);
-      const id = u.shared[DEFAULT_IDENTIFIER_FIELD];
-      ctx.resourceIdentifier.set(
-        p.name,
-        typeof rext.identifier === 'string'
-          ? rext.identifier
-          : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD)
-            ? DEFAULT_IDENTIFIER_FIELD
-            : undefined,
-      );
+      ctx.resourceIdentifier.set(p.name, identifierOf(rext, u.shared));
       continue;
     }
     const fields = fieldsFromSchema(
@@ -1513,15 +1505,7 @@ function importResources(ctx: Ctx): Record<string, ResourceSpec> {
     r.fields = fields;
     out[p.name] = r as ResourceSpec;
     ctx.resourceFields.set(p.name, fields);
-    const id = fields[DEFAULT_IDENTIFIER_FIELD];
-    ctx.resourceIdentifier.set(
-      p.name,
-      typeof rext.identifier === 'string'
-        ? rext.identifier
-        : id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD)
-          ? DEFAULT_IDENTIFIER_FIELD
-          : undefined,
-    );
+    ctx.resourceIdentifier.set(p.name, identifierOf(rext, fields));
     // Every answer carries the identifier and the owner: neither can be write-only (check's write-only-invalid).
     for (const k of [ctx.resourceIdentifier.get(p.name), typeof r.owner === 'string' ? r.owner : undefined]) {
       const f = k !== undefined ? (fields[k] as (FieldSpec & Json) | undefined) : undefined;
@@ -3271,6 +3255,13 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
       return parent !== path ? collections.get(parent) : undefined;
     },
   };
+}
+
+/** A resource's identifier as the document gives it: its extension's, else an `id` that can be one, else none. */
+function identifierOf(rext: Json, fields: Record<string, FieldSpec>): string | undefined {
+  if (typeof rext.identifier === 'string') return rext.identifier;
+  const id = fields[DEFAULT_IDENTIFIER_FIELD];
+  return id !== undefined && isDefaultIdentifier(id, DEFAULT_IDENTIFIER_FIELD) ? DEFAULT_IDENTIFIER_FIELD : undefined;
 }
 
 /**

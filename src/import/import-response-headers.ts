@@ -3,7 +3,7 @@
 // resource has a read operation; endpoints settle that once every operation is known), a list's Link and total, the
 // service's own (Content-Type, X-Request-Id, the rate-limit headers). Whatever is not kept is said, by pointer.
 
-import { getReservedErrorHeader, getReservedResponseHeader, KNOWN_ERROR_HEADERS } from '../model/model-response-headers.js';
+import { getReservedErrorHeader, getReservedResponseHeader, isErrorHeaderKnown, KNOWN_ERROR_HEADERS } from '../model/model-response-headers.js';
 import { ETAG_ANSWER_ACTIONS } from '../model/model-routes.js';
 import type { Action, Condition, ParameterSpec } from '../spec/spec-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -149,8 +149,8 @@ export function settleErrorHeaders(ctx: HeaderContext, headers: Record<string, P
     const from = unsettled.get(p);
     if (from === undefined) continue;
     unsettled.delete(p);
+    if (when !== undefined && isErrorHeaderKnown(name, when)) continue;
     const known = KNOWN_ERROR_HEADERS.get(name.toLowerCase());
-    if (known !== undefined && when !== undefined && when.length > 0 && when.every((c) => known.includes(c))) continue;
     const reason =
       when === undefined
         ? 'every error answer would carry it, and the service knows its value for none of them'

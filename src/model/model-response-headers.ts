@@ -144,9 +144,13 @@ export const KNOWN_ERROR_HEADERS: ReadonlyMap<string, readonly Condition[]> = ne
 
 /** Whether the service sends a declared header of an error code's answers: it knows it for the code's conditions, or it has a default. */
 export function isErrorHeaderSent(code: Pick<ErrorCodeModel, 'when'> | undefined, h: ParameterModel): boolean {
-  if (h.hasDefault) return true;
-  const known = KNOWN_ERROR_HEADERS.get(h.name.toLowerCase());
-  return known !== undefined && code !== undefined && code.when.length > 0 && code.when.every((c) => known.includes(c));
+  return h.hasDefault || (code !== undefined && isErrorHeaderKnown(h.name, code.when));
+}
+
+/** Whether the service writes a header of this name itself on every answer of a code answering `when` (none: no). */
+export function isErrorHeaderKnown(name: string, when: readonly Condition[]): boolean {
+  const known = KNOWN_ERROR_HEADERS.get(name.toLowerCase());
+  return known !== undefined && when.length > 0 && when.every((c) => known.includes(c));
 }
 
 /** Why an error answer cannot declare a header of this name (the service writes it for its own reason), or undefined. */
