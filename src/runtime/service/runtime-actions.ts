@@ -1022,6 +1022,9 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
             check = variant.validate;
             if (dropUnknown) sent = dropUnknown(sent, variant.named);
             check(patching ? getMergePatchScalars(resource, sent, variant.named) : sent);
+          } else if (variants) {
+            // A stored tag of no variant (a row written outside the service): the body is still held to the union.
+            validate(patching ? getMergePatchScalars(resource, sent, takes) : sent);
           }
           let changes: Row = { ...sent };
           if (patching) {
