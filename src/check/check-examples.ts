@@ -18,16 +18,28 @@ export function checkExamples(model: ServiceModel, report: Report): void {
   const ops = (model.endpoints?.operations ?? []).filter((o) => o.examples !== undefined);
   // Ajv is loaded only for a spec that shows examples.
   if (ops.length === 0) return;
-  const ajv = createModelAjv({ allErrors: false });
+  const ajv = createModelAjv({ allErrors: false, optimize: false });
+  // Operations of one resource share their bodies' schemas (a large API's 1,000 examples hold to far fewer): each
+  // distinct schema is compiled once, since compiling, not validating, is what examples cost.
+  const compiled = new Map<string, ValidateFunction | undefined>();
+  const compile = (schema: JsonSchema): ValidateFunction | undefined => {
+    const typed = typedDiscriminators(schema) as JsonSchema;
+    const key = JSON.stringify(typed);
+    if (compiled.has(key)) return compiled.get(key);
+    let v: ValidateFunction | undefined;
+    try {
+      v = ajv.compile(typed);
+    } catch {
+      v = undefined;
+    }
+    compiled.set(key, v);
+    return v;
+  };
   /** Each example of a list against one schema, compiled once; said at `at/<name>/value`. */
   const hold = (schema: JsonSchema | undefined, list: readonly NamedExampleModel[], operation: string, which: string, at: string): void => {
     if (schema === undefined || list.length === 0) return;
-    let v: ValidateFunction;
-    try {
-      v = ajv.compile(typedDiscriminators(schema) as JsonSchema);
-    } catch {
-      return; // a schema check refuses elsewhere
-    }
+    const v = compile(schema);
+    if (v === undefined) return; // a schema check refuses elsewhere
     for (const e of list) {
       if (v(e.value)) continue;
       const err = v.errors?.[0];

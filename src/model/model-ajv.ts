@@ -11,7 +11,8 @@ const require = createRequire(import.meta.url);
  * Ajv and its formats, loaded on first use (~50 ms of a service's start otherwise). No coercion, no removal, no
  * defaults: a body is taken as sent or refused. `allErrors: false` stops at the first mismatch (a message, not a list).
  */
-export function createModelAjv(opts: { allErrors: boolean }): Ajv2020 {
+/** `optimize: false` skips Ajv's code optimisation passes: for validators run a handful of times (examples). */
+export function createModelAjv(opts: { allErrors: boolean; optimize?: boolean }): Ajv2020 {
   const { Ajv2020: Ajv } = require('ajv/dist/2020.js') as typeof Ajv2020Module;
   const addFormats = require('ajv-formats') as (ajv: Ajv2020) => Ajv2020;
   // `discriminator`: a tagged union's tag is read first, so a wrong tag is one clear error, not one per variant.
@@ -24,6 +25,7 @@ export function createModelAjv(opts: { allErrors: boolean }): Ajv2020 {
     useDefaults: false,
     ownProperties: true,
     multipleOfPrecision: MULTIPLE_OF_PRECISION,
+    ...(opts.optimize === false ? { code: { optimize: false } } : {}),
   });
   addFormats(ajv);
   return ajv;

@@ -136,4 +136,28 @@ describe('check of named examples', () => {
     expect(w).toHaveLength(1);
     expect(w[0]).toContain('`wrong`');
   });
+  it('holds each operation to its own examples where operations share one schema (compiled once), at each place', () => {
+    const text = spec(`    createOrder:
+      method: POST
+      path: /orders
+      action: create
+      resource: Order
+      examples:
+        response:
+          partial: { value: { amount: 3 } }
+    replaceOrder:
+      method: PUT
+      path: "/orders/{id}"
+      action: replace
+      resource: Order
+      examples:
+        response:
+          fine: { value: { id: 0b7c1c4e-9d7a-4a62-9f0e-2b1d2f6c8a10, amount: 3, created: "2026-11-28T10:00:00Z" } }
+          low: { value: { id: 0b7c1c4e-9d7a-4a62-9f0e-2b1d2f6c8a10, amount: 0, created: "2026-11-28T10:00:00Z" } }`);
+    const w = warnings(text);
+    expect(w).toHaveLength(2);
+    expect(w[0]).toMatch(/example-invalid .*operation `createOrder`: the response example `partial`.*must have required property/);
+    expect(w[1]).toMatch(/example-invalid .*operation `replaceOrder`: the response example `low`.*\/amount must be >= 1/);
+    expect(w[0]!.split(':')[0]).not.toBe(w[1]!.split(':')[0]);
+  });
 });
