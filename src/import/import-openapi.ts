@@ -74,6 +74,7 @@ import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
 import { importCallbacks } from './import-callbacks.js';
 import { NEXT_LINK_NAMES, PAGE_OBJECT_MEMBER_NAMES, PAGE_OBJECT_TOTAL_NAMES, PAGE_SIZE_NAMES, PREVIOUS_LINK_NAMES, toPlainName } from './import-page-names.js';
+import { readResourceBeside } from './import-answer-beside.js';
 import { constantOf, getUnstatedWrapperMembers, hasNextCursorField, readEnvelopeCandidate, toEnvelope } from './import-envelope.js';
 import { ENVELOPED_ACTIONS, LIST_ONLY_SOURCES, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { importErrorHeaders, importResponseHeaders, settleErrorHeaders } from './import-response-headers.js';
@@ -3824,6 +3825,26 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       let inferred: ReturnType<typeof inferAction> = form
         ? { action: 'custom', reason: `its request is a form (${FORM_MEDIA_TYPE}); a resource action reads JSON` }
         : inferAction(ctx, src, success, response, request, family);
+      // An answer adding optional members beside a resource (import-answer-beside.ts): that resource's action, said.
+      if (inferred.action === 'custom' && !form && response?.fields !== undefined && success.schema !== undefined) {
+        const beside = readResourceBeside(ctx, success.schema, success.pointer ?? src.pointer);
+        const as = beside && inferAction(ctx, src, success, { resource: beside.resource }, request, family);
+        if (beside && as && as.action !== 'custom') {
+          response = { resource: beside.resource };
+          inferred = as;
+          for (const m of beside.added)
+            report(
+              ctx,
+              'import-approximated',
+              {
+                item: `operation ${src.id}: the answer's member \`${m.name}\`, added beside ${beside.resource}`,
+                as: `${beside.resource}'s answer without it`,
+                reason: `the document makes it optional and states no value for it, so the service answers ${beside.resource} as it is; ${beside.resource} leaves its object open to other members (answer_members: open), so an implementation answering it holds to the contract`,
+              },
+              m.pointer,
+            );
+        }
+      }
       // Enveloped only as a resource action the envelope can be written for; otherwise read as the whole answer.
       if (prepare.candidate && form) {
         ({ success, response } = prepare.whole);
