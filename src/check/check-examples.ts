@@ -8,7 +8,15 @@ import { createModelAjv, typedDiscriminators } from '../model/model-ajv.js';
 import { isMergePatch } from '../model/model-defaults.js';
 import { getResource, getStateMachine } from '../model/model-lookup.js';
 import type { JsonSchema } from '../model/model-schemas.js';
-import { getFieldSchema, getMergePatchSchema, getRequestSchema, getResourceSchema, getShapeSchema, getTransitionSchema } from '../model/model-schemas.js';
+import {
+  getFieldSchema,
+  getMergePatchSchema,
+  getRequestSchema,
+  getListItemSchema,
+  getResourceSchema,
+  getShapeSchema,
+  getTransitionSchema,
+} from '../model/model-schemas.js';
 import type { FieldModel, NamedExampleModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 
@@ -81,7 +89,7 @@ function responseSchemaOf(model: ServiceModel, o: OperationModel, resource: Reso
   if (o.action === 'custom') s = o.response ? getShapeSchema(model, o.response, 'response') : undefined;
   else if (!resource || o.status === 204 || o.status === 205) s = undefined;
   else if (o.action === 'list') {
-    const items: JsonSchema = { type: 'array', items: getResourceSchema(model, resource, 'response') };
+    const items: JsonSchema = { type: 'array', items: getListItemSchema(model, resource, o) };
     // A page's other members are the runtime's to fill; the example is held to its list of objects.
     s = o.paging?.body === 'envelope' ? { ...wrapped(o.paging.items, items), additionalProperties: true } : items;
   } else s = getResourceSchema(model, resource, 'response');

@@ -138,6 +138,38 @@ function checkRequestFields(ctx: RuleContext, o: OperationModel, r: ResourceMode
   }
 }
 
+/**
+ * `answer_fields`: on a list, each a top-level field of its resource that answers carry (not write-only), at least
+ * one, the identifier kept where the next page is asked by it (style after); not on a resource of several shapes.
+ */
+function checkAnswerFields(ctx: RuleContext, o: OperationModel, r: ResourceModel | undefined): void {
+  const at = joinPointer(o.pointer, 'answer_fields');
+  if (o.action !== 'list') {
+    ctx.report('misplaced-option', { operation: o.id, option: 'answer_fields', action: o.action }, at);
+    return;
+  }
+  if (o.answerFields!.length === 0) {
+    ctx.report('answer-fields-empty', { operation: o.id }, at);
+    return;
+  }
+  if (!r) return;
+  if (r.variants !== undefined) {
+    ctx.report('answer-fields-variants', { operation: o.id, resource: r.name }, at);
+    return;
+  }
+  o.answerFields!.forEach((name, i) => {
+    const f = getField(r, name);
+    const why = !f
+      ? `${r.name} has no field \`${name}\`${suggestion(name, names(r.fields))}`
+      : f.writeOnly
+        ? `${r.name}.${name} is write-only: no answer carries it`
+        : undefined;
+    if (why !== undefined) ctx.report('answer-field-invalid', { operation: o.id, name, detail: why }, joinPointer(at, i));
+  });
+  if (o.paging?.style === 'after' && r.identifier !== undefined && !o.answerFields!.includes(r.identifier))
+    ctx.report('answer-fields-identifier', { operation: o.id, field: r.identifier, resource: r.name }, at);
+}
+
 /** Why a request of the view cannot write the field (isWritable said it cannot). */
 function describeUnwritable(r: ResourceModel, f: FieldModel, view: 'create' | 'update' | 'replace'): string {
   if (f.readOnly) return 'it is read-only';
@@ -1428,6 +1460,7 @@ const operationRules: Rule = (ctx) => {
       o.sort.forEach((f, i) => revealed(checkFieldName(ctx, r!, f, `${where} sort`, joinPointer(joinPointer(o.pointer, 'sort'), i)), 'sort', i));
     }
     if (o.requestFields !== undefined) checkRequestFields(ctx, o, r);
+    if (o.answerFields !== undefined) checkAnswerFields(ctx, o, r);
     // A replace that creates (upsert) answers its 201 with a Location as a create does, or says it does not.
     if (o.location !== undefined && o.action !== 'create' && !(o.action === 'replace' && o.upsert === true))
       report('misplaced-option', { operation: o.id, option: 'location', action: o.action }, joinPointer(o.pointer, 'location'));

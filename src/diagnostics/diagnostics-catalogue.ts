@@ -165,6 +165,22 @@ export const DIAGNOSTICS = {
     message:
       "operation `{operation}`: request_fields leaves out `{field}`, which holds `{bound}` the path gives: list `{field}` (the path's value is written into it)",
   },
+  'answer-field-invalid': { severity: 'error', message: 'operation `{operation}`: answer_fields names `{name}`: {detail}' },
+  'answer-fields-empty': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: answer_fields lists no field: each object of the list would be `{}`; list the fields it answers, or leave answer_fields out (every field)',
+  },
+  'answer-fields-identifier': {
+    severity: 'error',
+    message:
+      "operation `{operation}`: answer_fields leaves out `{field}`, {resource}'s identifier, but the list is paged by style after: a client asks the next page by the last object's identifier",
+  },
+  'answer-fields-variants': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: answer_fields on {resource}, a resource of several shapes: which fields of which variant each object carries is not said',
+  },
   'delete-response-invalid': { severity: 'error', message: 'operation `{operation}`: a delete answers the object it deleted or nothing: {detail}' },
   'misplaced-option': { severity: 'warning', message: 'operation `{operation}`: `{option}` has no effect on action {action}' },
   'upsert-needs-client-identifier': {

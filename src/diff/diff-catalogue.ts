@@ -251,6 +251,12 @@ export const DIFF_RULES = {
     message: 'operation {subject}: its request body is now sent {new} (was {old}); clients that send the old shape are refused',
   },
   'list-paging-extended': { part: 'endpoints', impact: n, message: 'operation {subject}: the list now gives {value}' },
+  'answer-field-removed': {
+    part: 'endpoints',
+    impact: b,
+    message: '{subject} is no longer answered in the list (answer_fields); clients reading it break',
+  },
+  'answer-field-added': { part: 'endpoints', impact: n, message: '{subject} is now answered in the list (answer_fields)' },
   'callback-removed': {
     part: 'endpoints',
     impact: b,

@@ -17,7 +17,7 @@ import {
   NOT_SHOWN,
   getFirstPage,
 } from '../model/model-defaults.js';
-import { getRequestSchema, getResourceSchema, getSchemaMembers, isWritable } from '../model/model-schemas.js';
+import { getListItemSchema, getRequestSchema, getResourceSchema, getSchemaMembers, isWritable } from '../model/model-schemas.js';
 import { compareVersions } from '../model/model-versions.js';
 import type {
   AuthRequirement,
@@ -704,6 +704,32 @@ function diffRequestFields(out: Collector, om: ServiceModel, nm: ServiceModel, o
   }
 }
 
+/**
+ * A list's answer_fields (either side declaring them): a field of the resource its objects carried and no longer carry
+ * is breaking (a client reading it finds none); one they now carry is additive. Only fields the resource answers on
+ * both sides: a field added to or removed from the resource itself is the field rules'.
+ */
+function diffAnswerFields(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
+  const or = getResource(om, o.resource);
+  const nr = getResource(nm, n.resource);
+  if (!or || !nr || o.action !== 'list') return;
+  const both = new Set(Object.keys(getSchemaMembers(getResourceSchema(om, or, 'response'))));
+  const inNew = new Set(Object.keys(getSchemaMembers(getResourceSchema(nm, nr, 'response'))));
+  for (const f of [...both]) if (!inNew.has(f)) both.delete(f);
+  const carried = new Set(Object.keys(getSchemaMembers(getListItemSchema(om, or, o))));
+  const carries = new Set(Object.keys(getSchemaMembers(getListItemSchema(nm, nr, n))));
+  const where = {
+    old: o.answerFields ? joinPointer(o.pointer, 'answer_fields') : o.pointer,
+    new: n.answerFields ? joinPointer(n.pointer, 'answer_fields') : n.pointer,
+    part: 'endpoints' as const,
+  };
+  for (const f of both) {
+    const subject = `${n.id} item.${f}`;
+    if (carried.has(f) && !carries.has(f)) out.add('answer-field-removed', subject, {}, where);
+    else if (!carried.has(f) && carries.has(f)) out.add('answer-field-added', subject, {}, where);
+  }
+}
+
 /** A list's page sizes as they apply (its own paging.page_size over limits.page_size's), old and new. */
 function diffListPageSize(out: Collector, om: ServiceModel, nm: ServiceModel, o: OperationModel, n: OperationModel): void {
   const a = getPageSize(om, o);
@@ -766,6 +792,7 @@ function diffOperation(out: Collector, om: ServiceModel, nm: ServiceModel, o: Op
     );
   if ((o.requestFields !== undefined || n.requestFields !== undefined) && o.action === n.action && o.resource === n.resource)
     diffRequestFields(out, om, nm, o, n);
+  if ((o.answerFields !== undefined || n.answerFields !== undefined) && o.action === n.action && o.resource === n.resource) diffAnswerFields(out, om, nm, o, n);
   // The one media type a create's, update's or replace's body is sent as (request_media_type): a client sending the
   // old type is refused (415), and a JSON merge patch reads a null otherwise than the format's update does.
   if (o.action === n.action && (o.requestMediaType !== undefined || n.requestMediaType !== undefined) && getRequestMediaType(o) !== getRequestMediaType(n))

@@ -29,6 +29,7 @@ import {
 import {
   getBoundRequestSchema,
   getFieldSchema,
+  getListItemSchema,
   getMergePatchSchema,
   getRequestSchema,
   getResourceSchema,
@@ -39,6 +40,7 @@ import {
 } from '../model/model-schemas.js';
 import type {
   EnvelopeModel,
+  OperationModel,
   PageMemberModel,
   PagingModel,
   ParameterModel,
@@ -261,6 +263,21 @@ function viewType(ctx: TsContext, r: ResourceModel, view: SchemaView): string {
   return name;
 }
 
+/**
+ * The objects of a list answering some of its resource's fields (\`answer_fields\`): \`ArticleListItem\`, as the
+ * OpenAPI export names its component, one type per distinct set of fields.
+ */
+function listItemType(ctx: TsContext, o: OperationModel, r: ResourceModel): string {
+  const key = `${r.name}\u0000list-item\u0000${JSON.stringify([...o.answerFields!].sort())}`;
+  let name = ctx.resourceTypes.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(`${resourceTypeName(r.name)}ListItem`);
+    ctx.resourceTypes.set(key, name);
+    declare(ctx, name, getListItemSchema(ctx.model, r, o, { annotations: true }), `An object of the ${o.id} list: ${o.answerFields!.join(', ')} of ${r.name}.`);
+  }
+  return name;
+}
+
 /** A create's or replace's body type: the view's, or without requiring a field the path gives (\`bind\`, getBoundRequestSchema). */
 function boundViewType(ctx: TsContext, route: OperationRoute, r: ResourceModel, view: SchemaView): string {
   if (view !== 'create' && view !== 'replace') return viewType(ctx, r, view);
@@ -421,7 +438,7 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
   let pageItem: string | undefined;
   if (o.action === 'list') {
     const item = getResource(ctx.model, o.response?.resource) ?? r;
-    pageItem = item ? viewType(ctx, item, 'response') : 'unknown';
+    pageItem = item ? (o.answerFields !== undefined && item === r ? listItemType(ctx, o, item) : viewType(ctx, item, 'response')) : 'unknown';
     resultType = getPageType(o.paging ?? DEFAULT_PAGING, pageItem);
     hasResult = true;
   } else if (o.response) {

@@ -1,4 +1,4 @@
-import { getMergePatchSchema, getRequestSchema, getResourceSchema, type SchemaOptions, type SchemaView } from '../model/model-schemas.js';
+import { getListItemSchema, getMergePatchSchema, getRequestSchema, getResourceSchema, type SchemaOptions, type SchemaView } from '../model/model-schemas.js';
 import { getResource } from '../model/model-lookup.js';
 import { isMergePatch } from '../model/model-defaults.js';
 import type { ServiceModel } from '../model/model-types.js';
@@ -27,7 +27,7 @@ export interface JsonSchemaFile {
   name: string;
   resource: string;
   view: SchemaView;
-  /** The operation whose own subset of fields (`request_fields`) this body is. */
+  /** The operation whose own subset of fields (`request_fields`) this body is, or whose list's objects (`answer_fields`). */
   operation?: string;
   schema: JsonObject;
 }
@@ -93,6 +93,24 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
       add(names.allocate(`${r.name}${suffix}Open`), r.name, o.action, `${r.name}: the body of a ${o.action} request taking unknown members (dropped)`, own);
     }
   }
+  // A list answering some of its resource's fields (answer_fields): its objects' schema, named as the OpenAPI export
+  // names its component, \`ArticleListItem\`, once per distinct set of fields.
+  const items = new Set<string>();
+  for (const o of model.endpoints?.operations ?? []) {
+    if (o.action !== 'list' || o.answerFields === undefined || typeof o.resource !== 'string') continue;
+    const r = getResource(model, o.resource);
+    const key = `${o.resource}\u0000${JSON.stringify([...o.answerFields].sort())}`;
+    if (!r || items.has(key)) continue;
+    items.add(key);
+    add(
+      names.allocate(`${r.name}ListItem`),
+      r.name,
+      'response',
+      `${r.name}: an object of the ${o.id} list (${o.answerFields.join(', ')})`,
+      getListItemSchema(model, r, o, opts) as JsonObject,
+      o.id,
+    );
+  }
   // The shapes, named after the views (a shape named as a resource's view gets a number), each schema holding those it uses.
   const defs: Record<string, JsonObject> = {};
   shapes.publish(
@@ -108,7 +126,7 @@ export function exportJsonSchemas(model: ServiceModel): JsonSchemaExport {
     $schema: JSON_SCHEMA_DIALECT,
     title: `${model.purpose?.name ?? 'Service'} resources`,
     description:
-      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), each request view open to unknown members (ResourceViewOpen), the JSON merge patch of each update taking one (ResourceMergePatch), and each named shape they use, referred to at each use (Shape; ShapeCreate where its request view differs).',
+      'One schema per resource and view, under $defs: the resource as returned, the bodies of the create, replace and update requests its operations take, the body of each operation taking its own subset of fields (OperationRequest), each request view open to unknown members (ResourceViewOpen), the JSON merge patch of each update taking one (ResourceMergePatch), the objects of each list answering some of the fields (ResourceListItem), and each named shape they use, referred to at each use (Shape; ShapeCreate where its request view differs).',
     $defs: {
       ...Object.fromEntries(
         files.map((f) => {

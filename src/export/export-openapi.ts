@@ -38,6 +38,7 @@ import {
   getFieldSchema,
   getMergePatchSchema,
   getRequestSchema,
+  getListItemSchema,
   getResourceSchema,
   getShapeSchema,
   getTransitionSchema,
@@ -315,6 +316,26 @@ function openRef(ctx: Context, closed: JsonObject): JsonObject {
     ctx.schemas[open] = s;
   }
   return ref(open);
+}
+
+/**
+ * The objects of a list that answers some of its resource's fields (`answer_fields`): a component of that summary,
+ * `ArticleListItem` (one per distinct set of fields: two lists answering the same fields share it), marked with the
+ * resource and the fields so import reads it back as that resource's answer narrowed to them.
+ */
+function listItemRef(ctx: Context, o: OperationModel, r: ResourceModel): JsonObject {
+  const fields = o.answerFields!;
+  const key = `${r.name}\u0000list-item\u0000${JSON.stringify([...fields].sort())}`;
+  let name = ctx.views.get(key);
+  if (name === undefined) {
+    name = ctx.names.allocate(`${r.name}ListItem`);
+    ctx.views.set(key, name);
+    const s = getListItemSchema(ctx.model, r, o, ctx.annotated) as JsonObject;
+    annotateObjectSchema(s, r.fields);
+    s['x-servicespec-view'] = { resource: r.name, view: 'response', answer_fields: [...fields] };
+    ctx.schemas[name] = schema(ctx, s);
+  }
+  return ref(name);
 }
 
 /**
@@ -915,7 +936,10 @@ function successResponse(ctx: Context, route: OperationRoute): JsonObject {
   if (o.action === 'list') {
     const item = getResource(ctx.model, o.response?.resource) ?? r;
     const paging = o.paging ?? DEFAULT_PAGING;
-    const items: JsonObject = { type: 'array', items: item ? viewRef(ctx, item, 'response') : {} };
+    const items: JsonObject = {
+      type: 'array',
+      items: item ? (o.answerFields !== undefined && item === r ? listItemRef(ctx, o, item) : viewRef(ctx, item, 'response')) : {},
+    };
     if (paging.body === 'array') body = items;
     else {
       const properties: JsonObject = {};
@@ -1188,6 +1212,7 @@ function operationObject(ctx: Context, route: OperationRoute): JsonObject {
   if (o.sort.length > 0) ext.sort = [...o.sort];
   if (o.sortParam !== undefined) ext.sort_param = o.sortParam;
   if (o.requestFields !== undefined) ext.request_fields = [...o.requestFields];
+  if (o.answerFields !== undefined) ext.answer_fields = [...o.answerFields];
   // A built-in action's declared parameters, by name: its other parameters are its own, rebuilt from the spec.
   if (o.action !== 'custom' && o.query.length > 0) ext.query = o.query.map((p) => p.name);
   if (o.action !== 'custom' && o.headers.length > 0) ext.headers = o.headers.map((p) => p.name);

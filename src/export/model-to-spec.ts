@@ -302,6 +302,7 @@ export function operationToSpec(o: OperationModel): OperationSpec {
     unknown_fields: o.unknownFields,
     upsert: o.upsert,
     if_match: o.ifMatch,
+    answer_fields: o.answerFields ? [...o.answerFields] : undefined,
     paging: pagingToSpec(o.paging),
     query: parametersToSpec(o.query),
     headers: parametersToSpec(o.headers),

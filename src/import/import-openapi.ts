@@ -4041,7 +4041,8 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer, o.bind as Record<string, string> | undefined);
     const { filter, requiredFilters, sort } = plan;
     if (x) {
-      for (const k of ['filter', 'required_filters', 'sort', 'request_fields']) if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
+      for (const k of ['filter', 'required_filters', 'sort', 'request_fields', 'answer_fields'])
+        if (Array.isArray(x[k])) o[k] = (x[k] as unknown[]).map(String);
       if (typeof x.sort_param === 'string') o.sort_param = x.sort_param;
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
@@ -4384,6 +4385,7 @@ const OPERATION_ORDER = [
   'unknown_fields',
   'upsert',
   'if_match',
+  'answer_fields',
   'paging',
   'bind',
   'query',

@@ -106,7 +106,12 @@ const RULES: readonly Rule[] = [
   { kind: 'field', pattern: rx('/resources/*/(?:identifier|owner)'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/states/*/field'), at: 'value', owner: segment(1) },
   { kind: 'field', pattern: rx('/states/*/transitions/*/(?:requires/#|stamp)'), at: 'value', owner: segment(1) },
-  { kind: 'field', pattern: rx('/endpoints/operations/*/(?:filter|required_filters|sort|request_fields)/#'), at: 'value', owner: operationResource },
+  {
+    kind: 'field',
+    pattern: rx('/endpoints/operations/*/(?:filter|required_filters|sort|request_fields|answer_fields)/#'),
+    at: 'value',
+    owner: operationResource,
+  },
   { kind: 'field', pattern: rx('/endpoints/operations/*/bind/*'), at: 'value', owner: operationResource, path: true },
   { kind: 'field', pattern: rx('/resources/*/unique_keys/#/#'), at: 'value', owner: segment(1), path: true },
   { kind: 'field', pattern: /^\/versioning\/.*\/(?:rename_field\/(?:from|to)|(?:add_field|remove_field)\/field)$/, at: 'value', owner: changeResource },

@@ -399,6 +399,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
         : Object.freeze([...new Set(sortEntries.flatMap((s) => (s.startsWith('+') ? [s.slice(1)] : s.startsWith('-') ? [s] : [s, `-${s}`])))]);
     if (o.sort_param !== undefined) op.sortParam = o.sort_param;
     if (o.request_fields !== undefined) op.requestFields = Object.freeze([...o.request_fields]);
+    if (o.answer_fields !== undefined) op.answerFields = Object.freeze([...o.answer_fields]);
     if (o.request_media_type !== undefined) op.requestMediaType = o.request_media_type;
     if (o.location !== undefined) op.location = o.location;
     if (o.unknown_fields !== undefined) op.unknownFields = o.unknown_fields;

@@ -29,6 +29,11 @@ export interface SchemaOptions {
    */
   only?: readonly string[];
   /**
+   * An answer of a list that carries some of its resource's fields (an operation's `answer_fields`): the only
+   * top-level fields its objects carry; one outside is refused as an unknown member, required-ness inside as answered.
+   */
+  answerFields?: readonly string[];
+  /**
    * Answers whose objects may hold members they do not name (a resource's `answer_members: open`), at every depth but
    * a union's variants (kept closed, so that a value is one variant only).
    */
@@ -218,6 +223,7 @@ function getObjectSchema(
     // The identifier and owner are top-level fields; a nested field of the same name is an ordinary field.
     if (!isWritable(nested ? undefined : resource, f, view)) continue;
     if (opts.only !== undefined && !nested && view !== 'response' && !opts.only.includes(f.name)) continue;
+    if (opts.answerFields !== undefined && !nested && view === 'response' && !opts.answerFields.includes(f.name)) continue;
     // A write-only field is never answered: the runtime's and the tester's answer schema leave it out, so an answer
     // holding it breaks the schema (additionalProperties); a document's lists it, optional, marked `writeOnly`
     // (OpenAPI's way, which the importer reads back).
@@ -303,6 +309,20 @@ export function getResourceSchema(model: ServiceModel, resource: ResourceModel, 
   // Nested objects are written whole, so only the top level of a response is read-only aware.
   if (opts.annotations && resource.description !== undefined) s.description = resource.description;
   return s;
+}
+
+/**
+ * The schema of one object of a list's answer: the resource's answer, or with `answer_fields` the fields the list
+ * answers only (a summary; docs/format.md, "Lists that answer some of the fields"). The runtime, the exports, the
+ * client, check's examples and the contract tester read it, so what is answered and what is documented are one.
+ */
+export function getListItemSchema(
+  model: ServiceModel,
+  resource: ResourceModel,
+  op: Pick<OperationModel, 'answerFields'> | undefined,
+  opts: SchemaOptions = {},
+): JsonSchema {
+  return getResourceSchema(model, resource, 'response', op?.answerFields !== undefined ? { ...opts, answerFields: op.answerFields } : opts);
 }
 
 /**

@@ -233,6 +233,11 @@ export interface OperationModel {
   upsert?: true;
   /** update, replace, delete, transition of an etag resource (`if_match: required`): a request without If-Match is refused; set only when so. */
   ifMatch?: 'required';
+  /**
+   * list (`answer_fields`): the top-level fields of its resource each object of its answer carries, in the order
+   * written (a summary: RealWorld's article list without `body`); absent when not declared (every answered field).
+   */
+  answerFields?: readonly string[];
   /** list: how it pages (the format's cursor envelope unless the spec says otherwise); undefined for other actions. */
   paging?: PagingModel;
   /** custom: the declared query parameters, by their name on the wire (empty when none are declared). */

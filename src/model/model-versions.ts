@@ -157,10 +157,15 @@ function buildVersionModel(model: ServiceModel, v: VersioningModel, version: str
     return out;
   });
   const supported = v.supported.filter((s) => compareVersions(scheme, s.version, version) < 0);
-  // An operation's request_fields by their old names (a field added since is not the old version's to send).
+  // An operation's request_fields and answer_fields by their old names (a field added since is not the old version's
+  // to send, nor to answer).
   const renamed = (o: OperationModel) =>
-    o.requestFields !== undefined && o.resource !== undefined && (histories.get(o.resource) ?? []).length > 0
-      ? { ...o, requestFields: o.requestFields.flatMap((n) => oldName(o.resource!, n) ?? []) }
+    (o.requestFields !== undefined || o.answerFields !== undefined) && o.resource !== undefined && (histories.get(o.resource) ?? []).length > 0
+      ? {
+          ...o,
+          ...(o.requestFields !== undefined ? { requestFields: o.requestFields.flatMap((n) => oldName(o.resource!, n) ?? []) } : {}),
+          ...(o.answerFields !== undefined ? { answerFields: o.answerFields.flatMap((n) => oldName(o.resource!, n) ?? []) } : {}),
+        }
       : o;
   const endpoints = model.endpoints?.operations.some((o) => renamed(o) !== o)
     ? { ...model.endpoints, operations: model.endpoints.operations.map(renamed) }

@@ -629,6 +629,7 @@ function endpointBlocks(m: ServiceModel): Block[] {
       o.query.length > 0 ||
       o.headers.length > 0 ||
       o.requestFields !== undefined ||
+      o.answerFields !== undefined ||
       o.requestMediaType !== undefined ||
       o.requestEnvelope !== undefined ||
       getUnknownFields(o) === 'ignore',
@@ -693,6 +694,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
         );
       if (o.response) blocks.push(...shapeBlocks('Response', o.response));
       else if (o.action === 'custom') blocks.push(para(`Response: ${NOT_SHOWN}.`));
+      // answer_fields: each object of the list carries these fields of the resource only (docs/format.md).
+      else if (o.action === 'list' && o.answerFields !== undefined)
+        blocks.push(
+          para('Response: each ', code(o.resource ?? ''), ' of the list carries only the fields ', ...codes(o.answerFields), ' (', code('answer_fields'), ').'),
+        );
       // Declared query parameters and headers, in the table of fields (a deprecated one says so in its description).
       for (const [label, params] of [
         ['Query parameters', o.query],

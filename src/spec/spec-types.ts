@@ -391,6 +391,8 @@ export interface OperationSpec {
   if_match?: 'required' | 'optional';
   /** list: how the list pages and the shape of its answer. */
   paging?: PagingSpec;
+  /** list: the fields of its resource each object of its answer carries (every answered field when absent). */
+  answer_fields?: string[];
   /** custom: the query parameters it reads, by their name on the wire. */
   query?: Record<string, ParameterSpec>;
   /** custom: the request headers it reads, by name (case-insensitive on the wire). */

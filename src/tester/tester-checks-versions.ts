@@ -5,7 +5,7 @@ import type { JsonSchema } from '../model/model-schemas.js';
 import { objectKey } from './tester-context.js';
 import { getChangesSince } from '../model/model-versions.js';
 import { createMediaTypeReader, fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
-import type { ResourceModel } from '../model/model-types.js';
+import type { OperationModel, ResourceModel } from '../model/model-types.js';
 import type { TestRequest, TestResponse } from './tester-http.js';
 import { describe, type TestContext } from './tester-context.js';
 
@@ -14,9 +14,10 @@ import { describe, type TestContext } from './tester-context.js';
 // Deprecation and Sunset are sent where declared.
 
 /** A resource's response schema as an older version shows it: the changes since, undone newest first. */
-function schemaAt(ctx: TestContext, resource: ResourceModel, version: string): JsonSchema {
-  // The current answer schema as the run holds it (the fields serve says it leaves out not required: unsetFields).
-  const s = JSON.parse(JSON.stringify(ctx.answerSchema(resource))) as {
+function schemaAt(ctx: TestContext, resource: ResourceModel, version: string, list?: Pick<OperationModel, 'answerFields'>): JsonSchema {
+  // The current answer schema as the run holds it (the fields serve says it leaves out not required: unsetFields); a
+  // list's objects, its answer_fields only.
+  const s = JSON.parse(JSON.stringify(ctx.answerSchema(resource, list))) as {
     properties: Record<string, JsonSchema>;
     required?: string[];
     additionalProperties?: unknown;
@@ -364,7 +365,7 @@ async function servedList(
     const res = await ctx.send(list, req);
     if (res.status !== 200) return scope.fail(ctx.failure(list.operation.id, `version ${version} is served`, pointer, req, res));
     const items = getPageItems(list, res.body) as unknown[] | undefined;
-    const schema = schemaAt(ctx, resource, version);
+    const schema = schemaAt(ctx, resource, version, list.operation);
     for (const item of items ?? []) {
       const m = ctx.mismatch(schema, item);
       if (m !== undefined)

@@ -15,6 +15,7 @@ import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
+  getListItemSchema,
   getRequestSchema,
   getSchemaMembers,
   getResourceSchema,
@@ -26,7 +27,7 @@ import {
   type JsonSchema,
 } from '../model/model-schemas.js';
 import { UNDECLARED_CONDITION_HEADER, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
-import type { AuthRequirement, ErrorCodeModel, FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { AuthRequirement, ErrorCodeModel, FieldModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { locate } from '../spec/spec-loader.js';
 import { CONDITIONS, type Condition, type PartName } from '../spec/spec-types.js';
 import { BoundReached, NotHttp, Subject, Throttled, type TestClient, type TestRequest, type TestResponse } from './tester-http.js';
@@ -677,8 +678,12 @@ export class TestContext {
   }
 
   /** A resource's answer schema, without requiring the fields the service said it leaves out (unsetFields). */
-  answerSchema(resource: ResourceModel): JsonSchema {
-    const s = getResourceSchema(this.model, resource, 'response', { safeIntegers: false });
+  answerSchema(resource: ResourceModel, list?: Pick<OperationModel, 'answerFields'>): JsonSchema {
+    // A list's objects (answer_fields): the fields it answers only, a member outside them refused as an unknown one.
+    const s =
+      list?.answerFields !== undefined
+        ? getListItemSchema(this.model, resource, list, { safeIntegers: false })
+        : getResourceSchema(this.model, resource, 'response', { safeIntegers: false });
     const unset = this.unsetFields.get(resource.name);
     if (!unset) return s;
     const out = structuredClone(s);
@@ -686,20 +691,24 @@ export class TestContext {
     return out;
   }
 
-  /** Checks a body against a resource's response shape, recording the resources part's verdict. */
-  checkShape(resource: ResourceModel, value: unknown, req: TestRequest, operation: string): string | undefined {
+  /**
+   * Checks a body against a resource's response shape (a list's objects against its answer_fields where it declares
+   * them), recording the resources part's verdict.
+   */
+  checkShape(resource: ResourceModel, value: unknown, req: TestRequest, operation: string, list?: Pick<OperationModel, 'answerFields'>): string | undefined {
     this.shapeResources.add(resource.name);
     // A write-only field in an answer is a leak (a password), named as such rather than as an unknown property.
     const leaked =
       value !== null && typeof value === 'object' && !Array.isArray(value)
         ? resource.fields.find((f) => f.writeOnly && Object.hasOwn(value, f.name))
         : undefined;
-    const m = leaked ? `holds the write-only field ${leaked.name}, which no answer carries` : this.mismatch(this.answerSchema(resource), value);
+    const m = leaked ? `holds the write-only field ${leaked.name}, which no answer carries` : this.mismatch(this.answerSchema(resource, list), value);
     if (m !== undefined && !this.shapeViolations.has(resource.name)) {
-      this.shapeViolations.set(
-        resource.name,
-        this.failure(operation, `a ${resource.name} in its declared shape`, resource.pointer, req, `${m}: ${JSON.stringify(value).slice(0, 300)}`),
-      );
+      const expected =
+        list?.answerFields !== undefined
+          ? `a ${resource.name} of the list's answer_fields (${list.answerFields.join(', ')})`
+          : `a ${resource.name} in its declared shape`;
+      this.shapeViolations.set(resource.name, this.failure(operation, expected, resource.pointer, req, `${m}: ${JSON.stringify(value).slice(0, 300)}`));
     }
     return m;
   }

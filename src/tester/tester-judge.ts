@@ -267,7 +267,7 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
       if (link !== undefined) return link;
     }
     for (const item of items) {
-      const m = ctx.checkShape(route.resource, item, req, o.id) ?? addressMismatch(ctx, route.resource, req, item);
+      const m = ctx.checkShape(route.resource, item, req, o.id, o) ?? addressMismatch(ctx, route.resource, req, item);
       if (m !== undefined) return m;
     }
     return undefined;
@@ -533,7 +533,12 @@ export class Judge {
     if ((current || !versioned) && isSuccessAnswer(route, res.status)) {
       this.record('endpoints', 'endpoints.answer-shape', o.id, () => {
         const m = responseMismatch(ctx, route, req, res);
-        return m === undefined ? undefined : fail('a body in the declared response shape', route.resource?.pointer ?? o.pointer, m);
+        // A list with answer_fields: each item the subset, which the failure says (a whole object is the likely fault).
+        const expected =
+          o.action === 'list' && o.answerFields !== undefined
+            ? `a body in the declared response shape, each item of the list's answer_fields (${o.answerFields.join(', ')})`
+            : 'a body in the declared response shape';
+        return m === undefined ? undefined : fail(expected, route.resource?.pointer ?? o.pointer, m);
       });
     }
   }

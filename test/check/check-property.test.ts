@@ -131,6 +131,12 @@ function exerciseModel(model: ServiceModel): void {
     }
     for (const shape of [o.request, o.response])
       if (shape) for (const view of ['create', 'response'] as const) schemas.getShapeSchema(model, shape, view, { annotations: true });
+    // A list's objects: the resource's answer, or its answer_fields of it (the members those name, in its order).
+    if (target && o.action === 'list') {
+      const whole = Object.keys(schemas.getSchemaMembers(schemas.getResourceSchema(model, target, 'response')));
+      const item = Object.keys(schemas.getSchemaMembers(schemas.getListItemSchema(model, target, o)));
+      expect(item).toEqual(o.answerFields === undefined ? whole : whole.filter((n) => o.answerFields!.includes(n)));
+    }
   }
   for (const k of model.events?.kinds ?? []) {
     if (k.payload) schemas.getShapeSchema(model, k.payload, 'response');
@@ -619,6 +625,7 @@ describe('the model API surface', () => {
         'getBoundRequestSchema',
         'getFieldSchema',
         'getResourceSchema',
+        'getListItemSchema',
         'getResourceVariantSchema',
         'getSchemaMembers',
         'getRequestSchema',

@@ -13,6 +13,10 @@ export interface Row {
 
 const book = (d: Doc) => d.resources.Book.fields;
 const ops = (d: Doc) => d.endpoints.operations;
+// A list of books answering a summary (answer_fields): every field but the free-form metadata.
+const summary = (d: Doc) => {
+  ops(d).listBooks.answer_fields = ['id', 'isbn', 'title', 'authors', 'language', 'published_on', 'pages', 'cover_url', 'copies', 'added_at'];
+};
 const loan = (d: Doc) => d.states.Loan;
 const tag = (d: Doc) => {
   d.resources.Tag = { fields: { id: { type: 'uuid', readOnly: true }, label: { type: 'string' }, phase: { type: 'state' } } };
@@ -317,6 +321,8 @@ export const ROWS: Row[] = [
   { code: 'path-binding-changed', new: (d) => (ops(d).getBook.bind = { id: 'isbn' }) },
   { code: 'request-envelope-changed', new: (d) => (ops(d).createBook.request_envelope = { data: 'book' }) },
   { code: 'list-paging-extended', new: (d) => (ops(d).listBooks.paging = { link: true }) },
+  { code: 'answer-field-removed', new: summary },
+  { code: 'answer-field-added', old: summary, new: (d) => (summary(d), ops(d).listBooks.answer_fields.push('metadata')) },
   {
     code: 'envelope-changed',
     new: (d) => (ops(d).getBook.envelope = { data: 'data', fields: { request_id: { type: 'string' } }, request_id: 'request_id' }),

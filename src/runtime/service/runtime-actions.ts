@@ -240,27 +240,52 @@ function isNullAnswered(resource: ResourceModel, f: FieldModel): boolean {
 export function presentRow(resource: ResourceModel, row: Row): Record<string, unknown> {
   let present = presenters.get(resource);
   if (!present) {
-    // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
-    const lines = getAnsweredFields(resource).map((f) => {
-      const k = JSON.stringify(f.name);
-      return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${isNullAnswered(resource, f) ? ` else if (v === null) o[${k}] = null;` : ''}`;
-    });
-    present = new Function('r', `const o = {}; let v;\n${lines.join('\n')}\nreturn o;`) as (row: Row) => Record<string, unknown>;
+    present = compilePresenter(resource, getAnsweredFields(resource));
     presenters.set(resource, present);
   }
   return present(row);
 }
 
+/** presentRow's generated function for these fields of the resource. */
+function compilePresenter(resource: ResourceModel, fields: readonly FieldModel[]): (row: Row) => Record<string, unknown> {
+  // Field names are snake_case and never __proto__ (the format's schema); quoted anyway.
+  const lines = fields.map((f) => {
+    const k = JSON.stringify(f.name);
+    return `v = r[${k}]; if (v !== null && v !== undefined) o[${k}] = v;${isNullAnswered(resource, f) ? ` else if (v === null) o[${k}] = null;` : ''}`;
+  });
+  return new Function('r', `const o = {}; let v;\n${lines.join('\n')}\nreturn o;`) as (row: Row) => Record<string, unknown>;
+}
+
 /** The plain counterpart of presentRow's generated function (SERVICESPEC_FAST_PATHS=off): the same object, by a loop. */
-export function presentRowPlain(resource: ResourceModel, row: Row): Record<string, unknown> {
+export function presentRowPlain(resource: ResourceModel, row: Row, only?: ReadonlySet<string>): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   for (const f of resource.fields) {
-    if (f.writeOnly) continue;
+    if (f.writeOnly || (only !== undefined && !only.has(f.name))) continue;
     const v = row[f.name];
     if (v !== null && v !== undefined) o[f.name] = v;
     else if (v === null && isNullAnswered(resource, f)) o[f.name] = null;
   }
   return o;
+}
+
+/**
+ * The presenter and stored-text writer of a list that answers some of its resource's fields (`answer_fields`): the
+ * presentRow, presentRowPlain and writePresentedRow of those fields alone, made once per route. A list without
+ * answer_fields keeps the resource's own (nothing more per request).
+ */
+export function createSubsetPresenters(
+  resource: ResourceModel,
+  answerFields: readonly string[],
+  fast: boolean,
+): { present: (resource: ResourceModel, row: Row) => Record<string, unknown>; write: (resource: ResourceModel, row: Row) => string } {
+  const only = new Set(answerFields);
+  const fields = getAnsweredFields(resource).filter((f) => only.has(f.name));
+  const present = fast ? compilePresenter(resource, fields) : undefined;
+  const write = compileWriter(resource, fields);
+  return {
+    present: present ? (_r, row) => present(row) : (r, row) => presentRowPlain(r, row, only),
+    write: (_r, row) => write(row, writeStoredValue),
+  };
 }
 
 const writers = new WeakMap<ResourceModel, (row: Row, value: (v: unknown) => string) => string>();
@@ -288,17 +313,22 @@ export function writeStoredValue(v: unknown): string {
 export function writePresentedRow(resource: ResourceModel, row: Row): string {
   let write = writers.get(resource);
   if (!write) {
-    // A member's key with its comma, or without one where it comes first (`s` holds only the brace): no slice
-    // of the whole text to drop a leading comma, which would flatten it.
-    const lines = getAnsweredFields(resource).map((f) => {
-      const name = JSON.stringify(f.name);
-      const k = `(s.length === 1 ? ${JSON.stringify(`${name}:`)} : ${JSON.stringify(`,${name}:`)})`;
-      return `v = r[${name}]; if (v !== null && v !== undefined) s += ${k} + w(v);${isNullAnswered(resource, f) ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
-    });
-    write = new Function('r', 'w', `let s = '{'; let v;\n${lines.join('\n')}\nreturn s + '}';`) as (row: Row, value: (v: unknown) => string) => string;
+    write = compileWriter(resource, getAnsweredFields(resource));
     writers.set(resource, write);
   }
   return write(row, writeStoredValue);
+}
+
+/** writePresentedRow's generated function for these fields of the resource. */
+function compileWriter(resource: ResourceModel, fields: readonly FieldModel[]): (row: Row, value: (v: unknown) => string) => string {
+  // A member's key with its comma, or without one where it comes first (`s` holds only the brace): no slice
+  // of the whole text to drop a leading comma, which would flatten it.
+  const lines = fields.map((f) => {
+    const name = JSON.stringify(f.name);
+    const k = `(s.length === 1 ? ${JSON.stringify(`${name}:`)} : ${JSON.stringify(`,${name}:`)})`;
+    return `v = r[${name}]; if (v !== null && v !== undefined) s += ${k} + w(v);${isNullAnswered(resource, f) ? ` else if (v === null) s += ${k} + 'null';` : ''}`;
+  });
+  return new Function('r', 'w', `let s = '{'; let v;\n${lines.join('\n')}\nreturn s + '}';`) as (row: Row, value: (v: unknown) => string) => string;
 }
 
 /** A stored row's value as presentRow has it (a JSON value parsed). */
@@ -1209,7 +1239,10 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const type = target?.identifier !== undefined ? (getField(target, target.identifier)?.type ?? 'string') : q.field.type;
     filters.set(q.name, { type, check: deps.compile(getFieldSchema(ctx.model, { ...q.field, nullable: false }, resource, { safeIntegers: true }), resource) });
   }
-  const present = deps.fast ? presentRow : presentRowPlain;
+  // answer_fields: the list's own presenter and writer of those fields; else the resource's (nothing more per request).
+  const subset = op.answerFields !== undefined ? createSubsetPresenters(resource, op.answerFields, deps.fast) : undefined;
+  const present = subset?.present ?? (deps.fast ? presentRow : presentRowPlain);
+  const writeRow = subset?.write ?? writePresentedRow;
   const addressed = createAddresser(ctx.model, route, resource);
   // A list whose path binds fields (\`bind\`, a scope such as the owner): only the objects holding the path's values.
   const pathValues = createPathValues(ctx.model, resource, op, deps.compile, 'scope');
@@ -1353,7 +1386,7 @@ function createListHandler(route: OperationRoute, deps: ActionDeps): RouteHandle
     const count = Math.min(page.rows.length, page.limit);
     let text = itemsKey;
     for (let i = 0; i < count; i++)
-      text += (i === 0 ? '' : ',') + writePresentedRow(resource, addressed === undefined ? page.rows[i]! : addressed(page.rows[i]!, request));
+      text += (i === 0 ? '' : ',') + writeRow(resource, addressed === undefined ? page.rows[i]! : addressed(page.rows[i]!, request));
     const next = nextPosition(page);
     setHeaders(page, request, reply, next);
     text += ']';
