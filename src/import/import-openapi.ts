@@ -72,6 +72,7 @@ import {
 import { validateSpec } from '../spec/spec-validate.js';
 import { getValueProblem } from '../check/check-rules.js';
 import type { FieldModel } from '../model/model-types.js';
+import { exportedSummary, isFilterTypeOf, readSummary, reportSummary } from './import-answer-fields.js';
 import { importCallbacks } from './import-callbacks.js';
 import { NEXT_LINK_NAMES, PAGE_OBJECT_MEMBER_NAMES, PAGE_OBJECT_TOTAL_NAMES, PAGE_SIZE_NAMES, PREVIOUS_LINK_NAMES, toPlainName } from './import-page-names.js';
 import { readResourceBeside } from './import-answer-beside.js';
@@ -2222,6 +2223,8 @@ interface PageShape {
   reason?: string;
   /** The page's next cursor is left out of the last page (optional, not nullable): `paging.next_optional`. */
   nextOptional?: true;
+  /** Its items are a summary of the resource (import-answer-fields.ts): `answer_fields`, and what was read approximately. */
+  summary?: { fields: string[]; approximated: { name: string; pointer: string }[] };
 }
 
 const PAGING_NAMES: readonly string[] = [LIST_PARAMS.limit, LIST_PARAMS.cursor, LIST_PARAMS.offset, LIST_PARAMS.page, LIST_PARAMS.perPage];
@@ -2344,10 +2347,21 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const unread: { name: string; pointer: string }[] = [];
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
+  // Items that are a summary of the resource (answer_fields).
+  let summary: PageShape['summary'];
   if (flat.schema?.type === 'array' || (Array.isArray(flat.schema?.type) && flat.schema.type.includes('array'))) {
-    // The answer's shape, read already (a bare array of one resource).
-    if (!response?.list || response.resource === undefined) return {};
-    resource = response.resource;
+    // The answer's shape, read already (a bare array of one resource, or of a summary of one: import-answer-fields.ts).
+    const itemsOf = response?.list && response.resource === undefined && response.fields !== undefined ? flat.schema!.items : undefined;
+    const read = itemsOf !== undefined ? readSummary(ctx, response!.fields!, itemsOf, joinPointer(flat.pointer, 'items')) : undefined;
+    if (read !== undefined && 'reason' in read) return { reason: read.reason };
+    if (read !== undefined) [resource, summary] = [read.resource, read.fields && { fields: read.fields, approximated: read.approximated }];
+    else if (!response?.list || response.resource === undefined) return {};
+    else {
+      resource = response.resource;
+      // A servicespec export's list item component (ArticleListItem): its answer_fields.
+      const exported = exportedSummary(ctx, flat.schema!.items, joinPointer(flat.pointer, 'items'));
+      if (exported !== undefined) summary = { fields: exported, approximated: [] };
+    }
   } else {
     const props = flat.schema && isObject(flat.schema.properties) ? flat.schema.properties : undefined;
     if (!props) return {};
@@ -2377,10 +2391,25 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         const said = ctx.diagnostics.length;
         const shape = shapeFromSchema(ctx, node, p, 'page items', 'top');
         ctx.diagnostics.length = said;
-        if (!shape?.list || shape.resource === undefined) {
+        // Items written out that are a summary of one resource (import-answer-fields.ts): its list with answer_fields.
+        const arrayAt = flatten(ctx, node, p);
+        const read =
+          shape?.list && shape.resource === undefined && shape.fields !== undefined && arrayAt.schema !== undefined
+            ? readSummary(ctx, shape.fields, arrayAt.schema.items, joinPointer(arrayAt.pointer, 'items'))
+            : undefined;
+        if (read !== undefined && 'resource' in read) {
+          [items, resource] = [name, read.resource];
+          if (read.fields !== undefined) summary = { fields: read.fields, approximated: read.approximated };
+        } else if (!shape?.list || shape.resource === undefined) {
+          if (read !== undefined && !pageObject) return { reason: read.reason };
           if (!pageObject) return {};
           dropped.push({ item: name, pointer: p });
-        } else [items, resource] = [name, shape.resource];
+        } else {
+          [items, resource] = [name, shape.resource];
+          // A servicespec export's list item component (ArticleListItem): its answer_fields.
+          const exported = arrayAt.schema !== undefined ? exportedSummary(ctx, arrayAt.schema.items, joinPointer(arrayAt.pointer, 'items')) : undefined;
+          if (exported !== undefined) summary = { fields: exported, approximated: [] };
+        }
       } else if (role !== undefined) members.push({ role, path: [name], maximum: f.maximum });
       else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(toPlainName(name))) total = name;
       else if (pageObject && types.includes('object') && isObject(f.properties)) {
@@ -2550,6 +2579,7 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const out: PageShape = { resource: resource!, params: used, size: style === 'none' ? undefined : getPagingParamName({ style, params }, 'limit') };
   if (Object.keys(paging).length > 0) out.paging = paging;
   if (next !== undefined && nextOptional) out.nextOptional = true;
+  if (summary !== undefined) out.summary = summary;
   return out;
 }
 
@@ -3489,7 +3519,8 @@ function planParams(
         name !== LIST_PARAMS.sort &&
         Object.hasOwn(resourceFields, name) &&
         !UNFILTERABLE_TYPES.has(String(resourceFields[name]!.type)) &&
-        resourceFields[name]!.writeOnly !== true
+        resourceFields[name]!.writeOnly !== true &&
+        isFilterTypeOf(resourceFields[name]!, s)
       ) {
         filter.push(name);
         // A required parameter (`required: true`) is a filter every request must send.
@@ -4047,6 +4078,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       if (action === 'list' && isObject(x.paging)) o.paging = x.paging;
     } else {
       if (action === 'list' && page?.paging) o.paging = page.paging;
+      if (action === 'list' && page?.summary) {
+        o.answer_fields = page.summary.fields;
+        reportSummary(ctx, src.id, String(o.resource), page.summary.approximated);
+      }
       // A next cursor the document leaves out of the last page (optional, not nullable) is `next_optional`; an
       // envelope's next (`envelope.next`) says so by its own field.
       if (action === 'list' && page?.nextOptional && !enveloped.has(src.id)) o.paging = { ...page.paging, next_optional: true };

@@ -64,7 +64,8 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
   'oai-webhook-example.yaml': 'incomplete',
   // Its ticket purchase and PNG answer are custom operations (501 without a handler), and its Basic users unknown.
   'redocly-museum.yaml': 'incomplete',
-  // Its user, profile, follow, favourite and comment operations and its article lists stay custom (501).
+  // Its user, profile, follow, favourite and comment operations stay custom (501); its article lists are served
+  // (Article's lists with answer_fields).
   'realworld-conduit.yml': 'incomplete',
   'twilio-bulkexports-v1.yaml': 'incomplete',
   'vonage-dispatch.yml': 'incomplete',
