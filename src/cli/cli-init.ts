@@ -92,6 +92,7 @@ servicespec: 1
 #       filter: [<field_name>]          # action list
 #       sort: [<field_name>]            # action list
 #       request_fields: [<field_name>]  # actions create, update, replace: the fields its request takes (all when absent)
+#       answer_fields: [<field_name>]   # action list: the fields each object of its page carries (all when absent)
 #       status: <success status>
 #       request: { resource: <ResourceName> }       # or fields: { ... }; custom operations
 #       response: { resource: <ResourceName>, list: <true | false> }
