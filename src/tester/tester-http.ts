@@ -254,6 +254,16 @@ export function withVersion(r: TestRequest, v: VersionNaming | undefined): TestR
   return { ...r, path: `${r.path}${q >= 0 ? '&' : '?'}${encodeURIComponent(v.name)}=${encodeURIComponent(v.value)}` };
 }
 
+/** An answer's body: its JSON, undefined when empty, else the text as it came. */
+function parseBody(text: string): unknown {
+  if (text === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
 export class TestClient {
   requests = 0;
   throttled = 0;
@@ -262,6 +272,11 @@ export class TestClient {
   rawRateLimits = false;
   /** Called with every answer and the request as sent (the judge: tester-judge.ts). */
   onAnswer: ((req: TestRequest, res: TestResponse) => void) | undefined;
+  /**
+   * Called with each 429 the client waits out and sends again (no check sees it), before the wait: the run judges it
+   * where the spec declares Retry-After on it (tester-run.ts).
+   */
+  onThrottled: ((req: TestRequest, res: TestResponse) => void) | undefined;
 
   /** The waits for the service's rate budget so far. */
   readonly waits: Waits = { ms: 0, count: 0, byReason: {} };
@@ -405,19 +420,14 @@ export class TestClient {
       this.observe(key, route, res.headers);
       if (res.status === 429 && !this.rawRateLimits && attempt < 5) {
         // Not the rate-limit check: a throttled request is waited out (Retry-After) and sent again.
+        this.onThrottled?.(r, { status: res.status, headers: res.headers, body: parseBody(bodyTextOut), text: bodyTextOut });
         const seconds = Number(res.headers.get('retry-after') ?? '1') || 1;
         this.throttled++;
         this.forget(key);
         await this.wait(seconds * 1000, 'refused with 429: waited out its Retry-After', seconds);
         continue;
       }
-      let body: unknown = bodyTextOut;
-      try {
-        body = bodyTextOut === '' ? undefined : JSON.parse(bodyTextOut);
-      } catch {
-        // not JSON: keep the text
-      }
-      const answer: TestResponse = { status: res.status, headers: res.headers, body, text: bodyTextOut };
+      const answer: TestResponse = { status: res.status, headers: res.headers, body: parseBody(bodyTextOut), text: bodyTextOut };
       this.onAnswer?.(r, answer);
       return answer;
     }

@@ -19,6 +19,7 @@ import { notImplemented, TestContext } from './tester-context.js';
 import { UNDECLARED_CONDITION_HEADER, UNSET_FIELDS_HEADER } from '../model/model-response-headers.js';
 import { Judge } from './tester-judge.js';
 import { getRunDefaults, REAL_CLOCK } from './tester-pacing.js';
+import { isStatusIn } from '../model/model-defaults.js';
 import { summarizeParts } from './tester-report.js';
 import type { TestOptions, TestReport, Verdict } from './tester-types.js';
 
@@ -193,6 +194,17 @@ function currentVersion(model: ServiceModel): VersionNaming | undefined {
 }
 
 /** The query parameters that carry API keys (`in: query`). */
+/**
+ * Whether the spec declares Retry-After on a 429: a required header of every error answer or of a 429 code, or a
+ * declared rate budget (the format's service answers its 429 with one).
+ */
+export function declaresRetryAfter(model: ServiceModel): boolean {
+  const retry = (h: { name: string; optional: boolean }) => h.name.toLowerCase() === 'retry-after' && !h.optional;
+  const errors = model.errors;
+  if ((model.limits?.rate ?? []).length > 0) return true;
+  return errors !== undefined && errors.codes.some((c) => isStatusIn(429, c.status, c.statusRange) && [...errors.headers, ...c.headers].some(retry));
+}
+
 function queryCredentials(model: ServiceModel): string[] {
   return (model.authentication?.schemes ?? [])
     .filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined)
@@ -240,6 +252,10 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   const runs = options.runs ?? paced.runs;
   const judge = new Judge(ctx);
   client.onAnswer = (req, res) => judge.see(req, res);
+  // A 429 the run meets is waited out and sent again, the answer under test being the one after it; where the spec
+  // declares Retry-After on a 429, the 429 itself is judged as every error answer is (its declared headers, media
+  // type and body), so one without Retry-After is no longer let through by the wait (docs/testing.md, round 11).
+  if (declaresRetryAfter(model)) client.onThrottled = (req, res) => judge.see(req, res);
   client.routeKey = (req) => judge.routeKey(req);
 
   ctx.skip('purpose', 'purpose.prose', 'purpose', 'the purpose is prose for people: nothing in it can be checked over HTTP');
