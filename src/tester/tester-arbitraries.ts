@@ -908,6 +908,10 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !==
  * members the resource does not name (\`answer_members: open\`), an object answered holds what was sent and may hold more.
  */
 export function heldAsSent(r: Pick<ResourceModel, 'answerMembers' | 'fields'>, k: string, actual: unknown, sent: unknown): boolean {
+  // An open answer (an imported schema without additionalProperties: false) may leave out a member it does not
+  // require: a null sent to an optional field is held by an answer without it (FastAPI's
+  // response_model_exclude_none=True drops every null; JSON Schema allows both).
+  if (r.answerMembers === 'open' && sent === null && actual === undefined && r.fields.find((f) => f.name === k)?.optional === true) return true;
   return r.answerMembers === 'open'
     ? holdsSent(actual, sent)
     : heldField(

@@ -487,6 +487,19 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
       const r = await get({ [name]: '1000000' });
       if (isSuccessAnswer(route, r.res.status) ? !page(r.res) : r.res.status >= 500)
         return scope.fail(ctx.failure(o.id, `a page, or a client error, for ${name}=1000000 (past the last object)`, o.pointer, r.req, describe(r.res)));
+      // Answered with a page, an empty one: no object is that far on (one answering the last page again instead, as
+      // a paginator clamping the page number does, let a client paging on never see the end).
+      const items = page(r.res);
+      if (items !== undefined && items.length > 0)
+        return scope.fail(
+          ctx.failure(
+            o.id,
+            `an empty page, or a client error, for ${name}=1000000 (past the last object)`,
+            o.pointer,
+            r.req,
+            `${items.length} objects; ${describe(r.res)}`,
+          ),
+        );
     }
     // A sort by a field it does not sort on: the declared refusal (a page, where a service ignores it) — never a
     // server error, which the judge fails (endpoints.no-server-error).
