@@ -2,7 +2,16 @@
 // "Path parameters bound to fields"). What the runtime could not serve is refused here, before `serve` meets it.
 
 import { getField } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, BINDABLE_TYPES, BINDING_ACTIONS, bindsOneObject, getFieldAt, isNestedPath } from '../model/model-path-bindings.js';
+import {
+  ADDRESSING_ACTIONS,
+  BINDABLE_TYPES,
+  BINDING_ACTIONS,
+  bindsOneObject,
+  getFieldAt,
+  getParentBinding,
+  getParentResource,
+  isNestedPath,
+} from '../model/model-path-bindings.js';
 import { isWritable } from '../model/model-schemas.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
@@ -22,13 +31,28 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
     if (!resource) continue; // unknown-resource says so
     const at = { operation: o.id };
     const resolved: { path: string }[] = [];
+    let parentBound = false;
     const seen = new Map<string, string>();
     for (const b of o.bindings) {
       if (!o.pathParams.includes(b.param)) {
         report('path-binding-unknown-param', { ...at, param: b.param, suggestion: suggestion(b.param, o.pathParams) }, b.pointer);
         continue;
       }
+      if (b.parent) {
+        if (checkParentBinding(model, resource, o.id, b.param, b.parent, b.pointer, report)) parentBound = true;
+        continue;
+      }
       const f = getFieldAt(resource, b.field);
+      const head = b.field.slice(0, Math.max(0, b.field.indexOf('.')));
+      if (!f && head !== '' && model.resources.some((r) => r.name === head) && !resource.fields.some((x) => x.name === head)) {
+        // `Article.slug` on a resource that does not say `parent: Article`.
+        report(
+          'parent-binding-without-parent',
+          { ...at, param: b.param, parent: head, resource: resource.name, declared: resource.parent === undefined ? 'none' : resource.parent },
+          b.pointer,
+        );
+        continue;
+      }
       if (!f) {
         const names = resource.fields.map((x) => x.name);
         const detail = isNestedPath(resource, b.field)
@@ -75,14 +99,19 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
       resolved.push({ path: b.field });
     }
     // Only when every binding resolved: an unresolved one is reported above, and would make this one noise.
-    if (ADDRESSING_ACTIONS.has(o.action) && resolved.length === o.bindings.length && !bindsOneObject(resource, resolved)) {
+    if (ADDRESSING_ACTIONS.has(o.action) && resolved.length + (parentBound ? 1 : 0) === o.bindings.length && !bindsOneObject(resource, resolved)) {
       const keys = [
         ...resource.fields.filter((f) => f.name === resource.identifier || f.unique).map((f) => f.name),
         ...(resource.uniqueKeys ?? []).map((k) => (k.length === 1 ? k[0]! : `(${k.join(', ')})`)),
       ];
       report(
         'path-binding-not-unique',
-        { ...at, action: o.action, fields: resolved.map((b) => b.path).join(', '), keys: keys.length > 0 ? keys.join(', ') : 'none' },
+        {
+          ...at,
+          action: o.action,
+          fields: [...o.bindings.filter((b) => b.parent).map((b) => b.field), ...resolved.map((b) => b.path)].join(', '),
+          keys: keys.length > 0 ? keys.join(', ') : 'none',
+        },
         joinPointer(o.pointer, 'bind'),
       );
     }
@@ -139,5 +168,99 @@ export function checkUniqueKeys(model: ServiceModel, report: Report): void {
           report('write-only-invalid', { where: `${r.name}.${path}`, detail: 'cannot be in a key unique together (unique_keys)' }, pointer);
       }
     });
+  }
+}
+
+/**
+ * A binding naming a field of the resource's parent (`slug: Article.slug`): the parent resolves and the field is its
+ * identifier or a unique field (one parent per value). Whether it resolved.
+ */
+function checkParentBinding(
+  model: ServiceModel,
+  resource: ResourceModel,
+  operation: string,
+  param: string,
+  parent: { resource: string; field: string },
+  pointer: string,
+  report: Report,
+): boolean {
+  const p = getParentResource(model, resource);
+  if (!p) return false; // resources.<name>.parent says why (checkParents)
+  const f = getField(p, parent.field);
+  if (!f) {
+    const names = p.fields.map((x) => x.name);
+    report(
+      'path-binding-field-invalid',
+      { operation, param, detail: `names field \`${parent.field}\` of the parent ${p.name}, which ${p.name} does not have${suggestion(parent.field, names)}` },
+      pointer,
+    );
+    return false;
+  }
+  if (!BINDABLE_TYPES.has(f.type)) {
+    report(
+      'path-binding-field-invalid',
+      { operation, param, detail: `names field \`${parent.field}\` of the parent ${p.name}, of type ${f.type}, which a path segment cannot carry` },
+      pointer,
+    );
+    return false;
+  }
+  if (f.name !== p.identifier && f.unique !== true) {
+    report('parent-binding-not-unique', { operation, param, parent: p.name, field: f.name }, pointer);
+    return false;
+  }
+  return true;
+}
+
+/**
+ * resources.<name>.parent (docs/format.md, "Resources under a parent"): a resource with an identifier, one level only
+ * (a parent has no parent of its own; a resource is not its own), and every create of the child names its parent
+ * through `bind` (else it could not store one); a replace that creates (`upsert`) cannot.
+ */
+export function checkParents(model: ServiceModel, report: Report): void {
+  for (const r of model.resources) {
+    if (r.parent === undefined) continue;
+    const pointer = joinPointer(r.pointer, 'parent');
+    const p = model.resources.find((x) => x.name === r.parent);
+    if (!p) {
+      report(
+        'parent-unknown',
+        {
+          resource: r.name,
+          parent: r.parent,
+          suggestion: suggestion(
+            r.parent,
+            model.resources.map((x) => x.name),
+          ),
+        },
+        pointer,
+      );
+      continue;
+    }
+    // A loop: the resource is reached again following parents (itself, or A → B → A).
+    const chain = [r.name];
+    let at: ResourceModel | undefined = p;
+    while (at && !chain.includes(at.name)) {
+      chain.push(at.name);
+      at = at.parent === undefined ? undefined : model.resources.find((x) => x.name === at!.parent);
+    }
+    if (at) {
+      report('parent-cycle', { resource: r.name, chain: [...chain, at.name].join(' → ') }, pointer);
+      continue;
+    }
+    if (p.parent !== undefined) {
+      report('parent-invalid', { resource: r.name, parent: p.name, detail: `has a parent of its own (${p.parent}); one level of parent is served` }, pointer);
+      continue;
+    }
+    if (p.identifier === undefined || !getField(p, p.identifier)) {
+      report('parent-invalid', { resource: r.name, parent: p.name, detail: 'has no identifier field, which the child would keep' }, pointer);
+      continue;
+    }
+    for (const o of model.endpoints?.operations ?? []) {
+      if (o.resource !== r.name) continue;
+      if (o.action === 'create' && getParentBinding(o) === undefined)
+        report('parent-binding-missing', { operation: o.id, resource: r.name, parent: p.name }, o.pointer);
+      if (o.action === 'replace' && o.upsert)
+        report('parent-invalid', { resource: r.name, parent: p.name, detail: `cannot be set by operation ${o.id}, a replace that creates (upsert)` }, pointer);
+    }
   }
 }

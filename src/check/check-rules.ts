@@ -62,7 +62,7 @@ import { getMediaTypeTemplateProblem } from '../model/model-media-type.js';
 import { checkBroker } from './check-broker.js';
 import { checkCallbacks } from './check-callbacks.js';
 import { checkExamples } from './check-examples.js';
-import { checkPathBindings, checkUniqueKeys } from './check-path-bindings.js';
+import { checkParents, checkPathBindings, checkUniqueKeys } from './check-path-bindings.js';
 import { checkEnvelopes } from './check-envelope.js';
 import { checkErrorHeaders, checkResponseHeaders } from './check-response-headers.js';
 
@@ -1947,7 +1947,7 @@ const caseClashRules: Rule = ({ model, report }) => {
 
 const callbackRules: Rule = ({ model, report }) => checkCallbacks(model, report);
 const exampleRules: Rule = ({ model, report }) => checkExamples(model, report);
-const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkPathBindings(model, report));
+const pathBindingRules: Rule = ({ model, report }) => (checkUniqueKeys(model, report), checkParents(model, report), checkPathBindings(model, report));
 
 /** A request's JSON media type (`request_media_type`): application/json or an application/…+json type, no parameters. */
 const JSON_REQUEST_TYPE = /^application\/([a-z0-9][a-z0-9.-]*\+)?json$/i;

@@ -94,6 +94,23 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'operation `{operation}` ({action}) binds {fields}, which can name several objects: it must bind the identifier or a unique field (here: {keys})',
   },
+  'parent-unknown': { severity: 'error', message: 'resource `{resource}` names parent `{parent}`, which is no resource{suggestion}' },
+  'parent-cycle': { severity: 'error', message: 'resource `{resource}`: its parents go round ({chain})' },
+  'parent-invalid': { severity: 'error', message: 'resource `{resource}`: parent `{parent}` {detail}' },
+  'parent-binding-not-unique': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: path parameter {{param}} names {parent}.{field}, which is neither the identifier of {parent} nor unique, so it can name several parents',
+  },
+  'parent-binding-without-parent': {
+    severity: 'error',
+    message: 'operation `{operation}`: path parameter {{param}} names a field of {parent}, but resource `{resource}` declares parent {declared}',
+  },
+  'parent-binding-missing': {
+    severity: 'error',
+    message:
+      'operation `{operation}` creates a `{resource}`, which belongs to a `{parent}`, but binds no path parameter to a field of it (`{parent}.<field>` in `bind`)',
+  },
   'missing-path-parameter': { severity: 'error', message: 'operation `{operation}` ({action}) needs the identifier in its path, e.g. `{example}`' },
   'invalid-path': { severity: 'error', message: 'operation `{operation}`: path `{path}` {detail}' },
   'action-needs-resource': { severity: 'error', message: 'operation `{operation}` has action {action}, which needs `resource`' },

@@ -339,7 +339,12 @@ function planMethod(ctx: TsContext, route: OperationRoute, methodNames: NameAllo
     if (fromVersion.has(p)) return { name: p, type: 'string', fromVersion: true };
     let type = 'string';
     const bound = r && o.bindings ? o.bindings.find((b) => b.param === p) : undefined;
-    if (bound && r) {
+    if (bound?.parent && r) {
+      // The parent the objects belong to (\`Article.slug\`): the parent's field's values.
+      const parent = getResource(ctx.model, bound.parent.resource);
+      const f = parent && getField(parent, bound.parent.field);
+      if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, parent, {}));
+    } else if (bound && r) {
       // A parameter bound to a field (\`bind\`) takes that field's values.
       const f = getFieldAt(r, bound.field);
       if (f) type = schemaToTs(getFieldSchema(ctx.model, { ...f, nullable: false }, r, {}));

@@ -694,7 +694,12 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
       const o = route.operation;
       const bound = route.resource && route.identifierParam !== name ? getBinding(o, name) : undefined;
       const boundField = bound && route.resource ? getFieldAt(route.resource, bound.field) : undefined;
-      if (bound && route.resource) {
+      if (bound?.parent && route.resource) {
+        // The parent the objects belong to (\`parent\`, \`Article.slug\`): any string is taken, one naming no parent is missing.
+        const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
+        s = { type: 'string' };
+        description = `The \`${bound.parent.field}\` of the ${bound.parent.resource} the ${route.resource.name} objects belong to. A value no ${bound.parent.resource} holds, well-formed or not, is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}.`;
+      } else if (bound && route.resource) {
         // A path parameter bound to a field (\`bind\`): the field's value; described by what the action does with it.
         const r = route.resource;
         const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');

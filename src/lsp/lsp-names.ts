@@ -98,6 +98,7 @@ const RULES: readonly Rule[] = [
     pattern: /^\/(?:resources\/[^/]+|endpoints\/operations\/[^/]+\/(?:request|response))\/fields\/[^/]+(?:\/(?:items|fields\/[^/]+))*\/to$/,
     at: 'value',
   },
+  { kind: 'resource', pattern: rx('/resources/*/parent'), at: 'value' },
   { kind: 'resource', pattern: rx('/endpoints/operations/*/resource'), at: 'value' },
   { kind: 'resource', pattern: rx('/endpoints/operations/*/(?:request|response)/resource'), at: 'value' },
   { kind: 'resource', pattern: rx('/events/kinds/*/(?:payload/)?resource'), at: 'value' },
@@ -167,6 +168,15 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
     const owner = rule.owner?.(segments, data);
     if (rule.path === true && name.includes('.') && !hasField(data, owner, name)) {
       const first = name.slice(0, name.indexOf('.'));
+      if (isParentOf(data, owner, first)) {
+        // `Article.slug` where the resource's parent is Article (docs/format.md, "Resources under a parent"): the
+        // parent's name, then a field of the parent.
+        const rest = name.slice(first.length + 1);
+        sites.push({ kind: 'resource', name: first, span: { start: span.start, end: span.start + first.length }, pointer: entry.pointer, declaration: false });
+        const field = { start: span.start + first.length + 1, end: span.start + name.length };
+        sites.push({ kind: 'field', name: rest, span: field, pointer: entry.pointer, declaration: false, owner: first });
+        continue;
+      }
       name = first;
       span = { start: span.start, end: span.start + first.length };
     }
@@ -174,6 +184,12 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
     if (owner !== undefined) site.owner = owner;
     sites.push(site);
   }
+}
+
+/** Whether the resource's `parent` is this name, and no field of it has that name (then the binding names the parent). */
+function isParentOf(data: unknown, resource: string | undefined, name: string): boolean {
+  if (resource === undefined) return false;
+  return getAt(data, `/resources/${escapePointerToken(resource)}/parent`) === name && !hasField(data, resource, name);
 }
 
 /** Whether the resource declares a field of exactly this name (a name may hold dots). */

@@ -318,6 +318,7 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       ownerAccess: r.owner_access ?? 'hidden',
       ownerOverrideScopes: r.owner_override_scopes ? [...r.owner_override_scopes] : [],
       uniqueKeys: r.unique_keys ? Object.freeze(r.unique_keys.map((k) => Object.freeze([...k]))) : undefined,
+      parent: r.parent,
       renamedFrom: r.renamedFrom === undefined ? undefined : earlierNames(r.renamedFrom),
       fields,
       variants,
@@ -439,7 +440,9 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
     op.headers = o.headers === undefined ? EMPTY : buildParameters(o.headers, 'header', joinPointer(pointer, 'headers'));
     if (o.bind !== undefined)
       op.bindings = Object.freeze(
-        Object.entries(o.bind).map(([param, field]) => Object.freeze({ param, field, pointer: joinPointer(joinPointer(pointer, 'bind'), param) })),
+        Object.entries(o.bind).map(([param, field]) =>
+          Object.freeze(omitUndefined({ param, field, parent: parentOf(doc, o.resource, field), pointer: joinPointer(joinPointer(pointer, 'bind'), param) })),
+        ),
       );
     op.responseHeaders = o.response_headers === undefined ? EMPTY : buildParameters(o.response_headers, 'header', joinPointer(pointer, 'response_headers'));
     op.status = typeof o.status === 'number' ? o.status : getDefaultSuccessStatus(o.action, o.response !== undefined);
@@ -680,4 +683,17 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
       : undefined,
   });
   return deepFreeze(model);
+}
+
+/**
+ * The parent a binding names (`Article.slug`, where the operation's resource says `parent: Article`): the part before
+ * the first dot names the parent, the rest its field. A resource field of that name wins (then it is no parent's).
+ */
+function parentOf(doc: SpecDocument, resourceName: string | undefined, field: string): { resource: string; field: string } | undefined {
+  const dot = field.indexOf('.');
+  if (dot <= 0 || resourceName === undefined) return undefined;
+  const r = doc.resources?.[resourceName];
+  const head = field.slice(0, dot);
+  if (r?.parent !== head || Object.hasOwn(r.fields ?? {}, head)) return undefined;
+  return Object.freeze({ resource: head, field: field.slice(dot + 1) });
 }

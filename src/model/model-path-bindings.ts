@@ -84,6 +84,7 @@ export function getValueAt(row: unknown, path: string | readonly string[]): unkn
 export function getResolvedBindings(resource: ResourceModel, o: OperationModel): readonly ResolvedBinding[] {
   const out: ResolvedBinding[] = [];
   for (const b of o.bindings ?? []) {
+    if (b.parent) continue; // the parent's field, not the resource's (getParentBinding)
     const f = getFieldAt(resource, b.field);
     if (f && BINDABLE_TYPES.has(f.type)) out.push({ param: b.param, field: f, path: b.field, column: getPathColumn(resource, b.field) });
   }
@@ -148,4 +149,55 @@ export function getPathParent(
 export function getParentRefBindings(resource: ResourceModel, o: OperationModel): readonly ResolvedBinding[] {
   if ((o.action !== 'create' && o.action !== 'list') || o.bindings === undefined) return [];
   return getResolvedBindings(resource, o).filter((b) => b.field.type === 'ref' && b.field.to !== undefined && b.column === b.path);
+}
+
+/**
+ * The storage column holding the identifier of a resource's parent (`parent`, docs/format.md "Resources under a parent"):
+ * a reference to the parent's table, which no answer shows. No field name has a `$`, and no nested column lacks a dot.
+ */
+export const PARENT_COLUMN = '$parent';
+
+/** A binding naming a field of the resource's parent (`slug: Article.slug`), resolved. */
+export interface ResolvedParentBinding {
+  param: string;
+  /** The parent resource. */
+  resource: ResourceModel;
+  /** The parent's field the parameter names: its identifier or a unique field. */
+  field: FieldModel;
+  /** Whether that field is the parent's identifier (found by key) rather than a unique field (found by a search). */
+  byIdentifier: boolean;
+}
+
+/** The binding of an operation naming its resource's parent (`Article.slug`), as written; undefined for most. */
+export function getParentBinding(o: OperationModel): PathBindingModel | undefined {
+  return o.bindings?.find((b) => b.parent !== undefined);
+}
+
+/**
+ * The parent resource a resource's objects belong to (`parent`), where it resolves to a resource with an identifier
+ * field (check reports the rest); undefined for a resource without one.
+ */
+export function getParentResource(model: { resources: readonly ResourceModel[] }, resource: ResourceModel): ResourceModel | undefined {
+  if (resource.parent === undefined) return undefined;
+  const p = model.resources.find((r) => r.name === resource.parent);
+  return p && p.identifier !== undefined && getField(p, p.identifier) ? p : undefined;
+}
+
+/**
+ * The operation's parent binding resolved to the parent's identifier or one of its unique top-level fields; undefined
+ * when the operation binds no parent, or the binding does not resolve (check reports it).
+ */
+export function getResolvedParentBinding(
+  model: { resources: readonly ResourceModel[] },
+  resource: ResourceModel,
+  o: OperationModel,
+): ResolvedParentBinding | undefined {
+  const b = getParentBinding(o);
+  if (!b?.parent || b.parent.resource !== resource.parent) return undefined;
+  const parent = getParentResource(model, resource);
+  const f = parent && getField(parent, b.parent.field);
+  if (!parent || !f || !BINDABLE_TYPES.has(f.type)) return undefined;
+  const byIdentifier = f.name === parent.identifier;
+  if (!byIdentifier && f.unique !== true) return undefined;
+  return { param: b.param, resource: parent, field: f, byIdentifier };
 }

@@ -2,7 +2,7 @@ import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-
 import { getPathParams } from './model-builder.js';
 import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import { getParentRefBindings } from './model-path-bindings.js';
+import { getParentBinding, getParentRefBindings } from './model-path-bindings.js';
 import { getUnsourcedFields, getUnstatedValueFields } from './model-schemas.js';
 import type {
   AuthRequirement,
@@ -242,8 +242,9 @@ function operationConditions(
     facts.notImplemented
   )
     steps |= 1 << 3;
-  // A create or a list under a parent its path names by a ref (a task's project_id): a parent that is not there.
-  if (OBJECT_ACTIONS.has(o.action) || (resource && getParentRefBindings(resource, o).length > 0)) steps |= 1 << 4;
+  // A create or a list under a parent its path names by a ref (a task's project_id) or as its resource's `parent`
+  // (Article.slug): a parent that is not there.
+  if (OBJECT_ACTIONS.has(o.action) || getParentBinding(o) !== undefined || (resource && getParentRefBindings(resource, o).length > 0)) steps |= 1 << 4;
   if (o.action === 'transition') steps |= 1 << 5;
   if (o.auth?.kind === 'required' && resource?.owner !== undefined && resource.ownerAccess === 'forbidden' && o.action !== 'create' && o.action !== 'list')
     steps |= 1 << 6;

@@ -123,6 +123,11 @@ export interface ResourceModel {
   ownerOverrideScopes: readonly string[];
   /** Keys unique together (`unique_keys`): field paths, dotted for a nested field (docs/format.md). */
   uniqueKeys?: readonly (readonly string[])[];
+  /**
+   * `parent`: the resource each object belongs to, shown by no field (a comment's article): the storage keeps the
+   * parent's identifier in a hidden column (PARENT_COLUMN); a binding `Parent.field` names the parent (docs/format.md).
+   */
+  parent?: string;
   /** The resource's earlier names (`renamedFrom`, one or several): `servicespec migrate` renames the table it finds, keeping its objects. */
   renamedFrom?: readonly string[];
   /**
@@ -296,8 +301,10 @@ export interface EnvelopeModel {
 export interface PathBindingModel {
   /** The path parameter's name. */
   param: string;
-  /** The field's name as written; dotted for a nested field (which `check` refuses for now). */
+  /** The field's name as written; dotted for a nested field; `Parent.field` for a field of the resource's parent. */
   field: string;
+  /** Set where `field` names a field of the resource's `parent` (`Article.slug`): that resource and its field. */
+  parent?: { resource: string; field: string };
   /** Pointer to the binding in the spec. */
   pointer: string;
 }

@@ -229,6 +229,8 @@ export interface ResourceSpec {
   etag?: boolean;
   /** Keys unique together (field paths, dotted for a nested field): at most one object holds each set of values. */
   unique_keys?: string[][];
+  /** The resource each object belongs to, which no field shows: the storage keeps its identifier; a `bind` names it as Parent.field. */
+  parent?: string;
   /** A field bound to the authenticated subject, set by the server. */
   owner?: string;
   /** How a request for another subject's object is answered. */

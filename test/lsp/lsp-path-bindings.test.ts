@@ -32,3 +32,8 @@ it('a required_filters entry is a field of the operation’s resource', () => {
   );
   expect(getNameKindAt('/endpoints/operations/listLabels/required_filters/0', data)).toEqual({ kind: 'field', owner: 'Label' });
 });
+
+it('a resource’s parent names a resource', () => {
+  const data = load(readFileSync(new URL('../fixtures/parent-resource.yaml', import.meta.url), 'utf8'));
+  expect(getNameKindAt('/resources/Comment/parent', data)).toEqual({ kind: 'resource' });
+});

@@ -42,14 +42,17 @@ import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
 import type { FormBody } from '../runtime-body.js';
-import { createPathValues, findBoundId, getWrittenBindings, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
+import { createParentResolver, createPathValues, findBoundId, getWrittenBindings, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
 import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
   getPathColumn,
+  getParentBinding,
   getParentRefBindings,
+  getParentResource,
   getResolvedBindings,
   isIdentifierOnly,
+  PARENT_COLUMN,
   type ResolvedBinding,
 } from '../../model/model-path-bindings.js';
 import { BUILT_IN } from '../runtime-built-in.js';
@@ -144,7 +147,11 @@ export function createAddresser(model: ServiceModel, route: OperationRoute, reso
   const idName = resource.identifier;
   // The read's path under this route's own prefix; each of the read's parameters filled from the field it binds.
   const locate = createLocation(route, read.path, (p) =>
-    read.bindings ? boundColumn(resource, read.bindings.find((b) => b.param === p)?.field) : p === read.pathParams[0] ? idName : undefined,
+    read.bindings
+      ? boundColumn(resource, read.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
+      : p === read.pathParams[0]
+        ? idName
+        : undefined,
   );
   return (row, request) => {
     const path = locate(row, request.params as Readonly<Record<string, string>>);
@@ -214,6 +221,25 @@ async function mapParentError(
     return missingParent(model, b);
   }
   return undefined;
+}
+
+/**
+ * The storage refused a create's row of a resource under a parent (`parent`) for a reference to nothing: the parent
+ * found before the insert was deleted in between (missing_resource), or another ref of the row names nothing
+ * (undefined: reference_not_found). PostgreSQL names the column; SQLite does not, so the parent is read again.
+ */
+async function mapKeptParentError(
+  model: ServiceModel,
+  storage: Storage,
+  resource: ResourceModel,
+  err: StorageConstraintError,
+  row: Row,
+): Promise<ServiceError | undefined> {
+  const parent = getParentResource(model, resource);
+  if (!parent) return undefined;
+  const missing = new ServiceError('missing_resource', `no ${parent.name} with that ${parent.identifier ?? 'key'}`);
+  if (err.column !== undefined) return err.column === PARENT_COLUMN ? missing : undefined;
+  return (await storage.read((tx) => tx.get(parent.name, row[PARENT_COLUMN]))) ? undefined : missing;
 }
 
 const presenters = new WeakMap<ResourceModel, (row: Row) => Record<string, unknown>>();
@@ -581,7 +607,11 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   // Fields the service sets by a rule the spec does not state (source: service): answers leave them out, and say so.
   // Members nested in a field a client sends, read-only and required (getServiceSetMembers), likewise, by their paths.
   const unset = route.resource ? [...getServiceSetFields(deps.ctx.model, route.resource).map((f) => f.name), ...getServiceSetMembers(route.resource)] : [];
-  const handler = withDefaultHeaders(route, createBuiltInHandler(route, deps), unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined);
+  const handler = withDefaultHeaders(
+    route,
+    withParent(route, deps, createBuiltInHandler(route, deps)),
+    unset.length > 0 ? [[UNSET_FIELDS_HEADER, unset.join(', ')]] : undefined,
+  );
   // Declared query parameters and headers (operation.query, operation.headers) are validated as a custom
   // operation's are, then not otherwise used (docs/format.md, "Parameters"); an operation declaring none is as it was.
   const readParameters = createParameterReader(deps.ctx.model, route, deps.compile);
@@ -589,6 +619,20 @@ export function createActionHandler(route: OperationRoute, deps: ActionDeps): Ro
   return (request, reply) => {
     readParameters(request);
     return handler(request, reply);
+  };
+}
+
+/**
+ * An operation whose path names its resource's parent (`Article.slug`): the parent is found first (missing_resource
+ * when none holds the value), its identifier handed to the action in the params (createParentResolver); every other
+ * operation is its handler as it is.
+ */
+function withParent(route: OperationRoute, deps: ActionDeps, handler: RouteHandler): RouteHandler {
+  const resolve = route.resource ? createParentResolver(deps.ctx.model, route.resource, route.operation, deps.compile, deps.ctx.storage, deps.fast) : undefined;
+  if (!resolve) return handler;
+  return (request, reply) => {
+    const pending = resolve(request);
+    return pending === undefined ? handler(request, reply) : pending.then(() => handler(request, reply));
   };
 }
 
@@ -792,7 +836,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         op.location !== false && readRoute && (idField || readRoute.bindings)
           ? createLocation(route, readRoute.path, (p) =>
               readRoute.bindings
-                ? boundColumn(resource, readRoute.bindings.find((b) => b.param === p)?.field)
+                ? boundColumn(resource, readRoute.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
                 : p === readRoute.pathParams[0]
                   ? idField?.name
                   : undefined,
@@ -831,7 +875,12 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // would slip through); mapParentError tells it from another ref's where the storage names no column.
       const parents = pathValues ? getParentRefBindings(resource, op) : EMPTY_BINDINGS;
       const refColumns = parents.length > 0 ? resource.fields.filter((f) => f.type === 'ref').map((f) => f.name) : [];
+      const parentKept = getParentBinding(op) !== undefined;
       const failCreate = (err: unknown, row: Row): never | Promise<never> => {
+        if (parentKept && err instanceof StorageConstraintError && err.kind === 'reference_not_found')
+          return mapKeptParentError(model, storage, resource, err, row).then((e) => {
+            throw e ?? mapCreateError(err);
+          });
         if (parents.length === 0 || !(err instanceof StorageConstraintError) || err.kind !== 'reference_not_found') throw mapCreateError(err);
         return mapParentError(model, storage, parents, refColumns, err, row).then((e) => {
           throw e ?? mapCreateError(err);
@@ -943,6 +992,8 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         if (values && written.length > 0) body = mergePathValues(body, values, written);
         validate(body);
         if (values && given.length > 0) body = mergePathValues(body, values, given);
+        // The parent's identifier (its hidden column), found by createParentResolver: after validation, as no body holds it.
+        if (parentKept) body = { ...body, [PARENT_COLUMN]: values![PARENT_COLUMN] };
         if (unsourced.length > 0) throw unsourcedError(op.id, resource.name, unsourced);
         if (unstated.length > 0) {
           const e = unstatedValueError(op.id, resource.name, unstated, body);

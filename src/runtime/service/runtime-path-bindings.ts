@@ -5,13 +5,22 @@
 // request's mistake: validation, as for a filter).
 
 import { getField, getResource } from '../../model/model-lookup.js';
-import { getNestedColumn, getResolvedBindings, getValueAt, type ResolvedBinding } from '../../model/model-path-bindings.js';
+import {
+  getNestedColumn,
+  getParentBinding,
+  getResolvedBindings,
+  getResolvedParentBinding,
+  getValueAt,
+  PARENT_COLUMN,
+  type ResolvedBinding,
+} from '../../model/model-path-bindings.js';
 import { getFieldSchema, isWritable, type SchemaView } from '../../model/model-schemas.js';
 import type { FieldModel, OperationModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import { ServiceError } from '../runtime-errors.js';
 import type { Validator } from '../runtime-validation.js';
 import { getRowKey } from '../storage/storage-plan.js';
-import type { Row, StorageTx } from '../storage/storage-types.js';
+import type { Row, Storage, StorageTx } from '../storage/storage-types.js';
+import type { FastifyRequest } from 'fastify';
 import { parseText } from './runtime-parameters.js';
 
 export type Compile = (schema: Record<string, unknown>, resource?: ResourceModel) => Validator;
@@ -27,10 +36,13 @@ export function createPathValues(
   mode: 'address' | 'scope',
 ): PathValues | undefined {
   const bindings = getResolvedBindings(resource, o);
-  if (bindings.length === 0) return undefined;
+  // A parent the path names (`Article.slug`): its identifier, which the parent resolver put in the params.
+  const parent = getParentBinding(o) !== undefined;
+  if (bindings.length === 0 && !parent) return undefined;
   const readers = bindings.map((b) => createReader(model, resource, b, compile));
   return (params) => {
     const out: Row = {};
+    if (parent) out[PARENT_COLUMN] = (params as Record<string, unknown>)[PARENT_COLUMN];
     const invalid: { parameter: string; in: 'path'; message: string }[] = [];
     for (const r of readers) {
       const raw = params[r.param];
@@ -170,4 +182,50 @@ export function withNestedColumns(paths: readonly string[], row: Row): Row {
     row[getNestedColumn(path)] = v === undefined ? null : v;
   }
   return row;
+}
+
+/**
+ * The parent an operation's path names (`bind: { slug: Article.slug }`, docs/format.md "Resources under a parent"):
+ * reads the parent by the bound field (by key where it is the identifier) and puts its identifier in the request's
+ * params under PARENT_COLUMN, which createPathValues reads; a value no parent holds (or one the field cannot hold) is
+ * missing_resource, as the path names an object that is not there. Synchronous where the storage reads at once (the
+ * fast path), else a promise. Undefined for an operation naming no parent: nothing is done per request.
+ */
+export function createParentResolver(
+  model: ServiceModel,
+  resource: ResourceModel,
+  o: OperationModel,
+  compile: Compile,
+  storage: Storage,
+  fast: boolean,
+): ((request: FastifyRequest) => Promise<void> | undefined) | undefined {
+  const p = getResolvedParentBinding(model, resource, o);
+  if (!p) return undefined;
+  const name = p.field.name;
+  const reader = createReader(model, p.resource, { param: p.param, field: p.field, path: name, column: name }, compile);
+  const table = p.resource.name;
+  const idName = p.resource.identifier!;
+  const missing = () => new ServiceError('missing_resource', `no ${table} with that ${name}`);
+  const query = (v: unknown) => ({ equals: { [name]: v }, limit: 1 });
+  return (request) => {
+    const params = request.params as Record<string, unknown>;
+    const raw = params[p.param];
+    let v: unknown;
+    try {
+      if (typeof raw !== 'string' || raw === '') throw new Error('is empty');
+      v = reader.read(raw);
+    } catch {
+      throw missing();
+    }
+    const found = (row: Row | undefined) => {
+      if (!row) throw missing();
+      params[PARENT_COLUMN] = row[idName];
+    };
+    const now = fast ? storage.readNow?.() : undefined;
+    if (now) {
+      found(p.byIdentifier ? now.get(table, v) : now.list(table, query(v))[0]);
+      return undefined;
+    }
+    return storage.read((tx) => (p.byIdentifier ? tx.get(table, v) : tx.list(table, query(v)).then((rows) => rows[0]))).then(found);
+  };
 }

@@ -1,5 +1,5 @@
 import { getField, getResource, getStateMachine } from '../../model/model-lookup.js';
-import { getFieldAt, getNestedColumn, getNestedPaths, getPathColumn } from '../../model/model-path-bindings.js';
+import { getFieldAt, getNestedColumn, getNestedPaths, getParentResource, getPathColumn, PARENT_COLUMN } from '../../model/model-path-bindings.js';
 import type { FieldModel, ResourceModel, ServiceModel } from '../../model/model-types.js';
 import { getFieldSchema, isServiceSetField } from '../../model/model-schemas.js';
 import type { ColumnPlan, ColumnType, MigrationRefusal, MigrationStep, StoragePlan, TablePlan } from './storage-types.js';
@@ -121,6 +121,25 @@ function nestedColumn(model: ServiceModel, r: ResourceModel, path: string): Colu
   return { name: getNestedColumn(path), type, notNull: false, unique: false, primaryKey: false, autoIncrement: false, check: {}, nested: path };
 }
 
+/**
+ * The column keeping the identifier of the parent an object belongs to (`parent`, docs/format.md "Resources under a
+ * parent"): typed as the parent's identifier and a reference to it, as a `ref` field's column is (so a parent with
+ * children is not deleted: in_use); every object has one (a create always names its parent). No answer shows it.
+ */
+function parentColumn(model: ServiceModel, parent: ResourceModel): ColumnPlan {
+  const id = getField(parent, parent.identifier!)!;
+  return {
+    name: PARENT_COLUMN,
+    type: columnType(model, id),
+    notNull: true,
+    unique: false,
+    primaryKey: false,
+    autoIncrement: false,
+    check: {},
+    references: { table: parent.name, column: parent.identifier! },
+  };
+}
+
 function rowKeyColumn(): ColumnPlan {
   return { name: ROW_KEY, type: 'integer', notNull: true, unique: false, primaryKey: true, autoIncrement: true, check: {} };
 }
@@ -142,6 +161,8 @@ export function getStoragePlan(model: ServiceModel): StoragePlan {
     for (const f of own) if (f.optional && f.nullable && f.name !== r.identifier) columns.push(absentColumn(f.name));
     if (!keyed) columns.unshift(rowKeyColumn());
     for (const path of getNestedPaths(model, r)) columns.push(nestedColumn(model, r, path));
+    const parent = getParentResource(model, r);
+    if (parent) columns.push(parentColumn(model, parent));
     const table: TablePlan = { name: r.name, primaryKey: getRowKey(r), columns };
     const keys = (r.uniqueKeys ?? []).filter((k) => k.every((p) => getFieldAt(r, p) !== undefined));
     if (keys.length > 0) table.uniqueKeys = keys.map((k) => k.map((p) => getPathColumn(r, p)));
@@ -212,6 +233,8 @@ export function diffStoragePlans(
           column: nc.name,
           reason: `${t.name}.${nc.nested} is newly bound or keyed; migrate does not fill its column for stored objects yet`,
         });
+      else if (nc.name === PARENT_COLUMN)
+        refusals.push({ table: t.name, column: nc.name, reason: `${t.name} newly has a parent; its stored objects name none` });
       else if (nc.notNull)
         refusals.push({ table: t.name, column: nc.name, reason: `new field ${t.name}.${nc.name} is required; existing rows have no value for it` });
       else if (nc.unique || nc.references || Object.keys(nc.check).length > 0) rebuild = true;

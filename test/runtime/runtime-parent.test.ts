@@ -1,0 +1,143 @@
+// Resources under a parent (`parent`, docs/format.md "Resources under a parent"): comments under the article they
+// belong to (/articles/{slug}/comments), which no field of a comment shows, addressed by the article's unique slug;
+// notes under a board named by its identifier. The storage keeps the parent's identifier in a hidden column, a real
+// reference: a create under a missing parent, a list under one, and an object asked for under another parent are
+// missing_resource (404); a parent with children is not deleted (in_use), as for a ref. Served on the test database
+// (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), fast paths on and off.
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileSpecText } from '../../src/program.js';
+import { loadModel, startService, type Running } from './helpers.js';
+
+const SPEC = new URL('../fixtures/parent-resource.yaml', import.meta.url).pathname;
+const NONE = '0190a0b0-0000-7000-8000-0000000000ff';
+// The same with idempotency keys: a keyed create takes its own paths.
+const KEYED = compileSpecText(
+  readFileSync(SPEC, 'utf8').replace('endpoints:\n  operations:', 'endpoints:\n  idempotency: { header: Idempotency-Key, retention: 1h }\n  operations:'),
+).checked!;
+
+for (const fastPaths of [true, false]) {
+  describe(`resources under a parent (runtime, fast paths ${fastPaths ? 'on' : 'off'})`, () => {
+    let s: Running;
+    beforeAll(async () => {
+      s = await startService(loadModel(SPEC), { fastPaths });
+      expect((await s.call('POST', '/articles', { slug: 'first', title: 'First' })).status).toBe(201);
+      expect((await s.call('POST', '/articles', { slug: 'second', title: 'Second' })).status).toBe(201);
+    });
+    afterAll(async () => s?.close());
+
+    it('a create under an article stores it there: the answer shows no parent, the Location fills the slug', async () => {
+      const r = await s.call('POST', '/articles/first/comments', { body: 'hello' });
+      expect(r.status).toBe(201);
+      expect(r.body).toEqual({ id: r.body.id, body: 'hello' });
+      expect(r.headers.get('location')).toBe(`/articles/first/comments/${r.body.id}`);
+      const read = await s.call('GET', `/articles/first/comments/${r.body.id}`);
+      expect(read.status).toBe(200);
+      expect(read.body).toEqual({ id: r.body.id, body: 'hello' });
+      // The stored row keeps the article's identifier, not its slug.
+      const article = (await s.call('GET', '/articles/first')).body;
+      const row = await s.storage.read((tx) => tx.get('Comment', r.body.id));
+      expect(row?.['$parent']).toBe(article.id);
+    });
+
+    it('a create under an article that does not exist is missing_resource, and stores nothing', async () => {
+      const before = (await s.call('GET', '/comments')).body.items.length;
+      for (const slug of ['nothing-here', 'NOT A SLUG']) {
+        const r = await s.call('POST', `/articles/${encodeURIComponent(slug)}/comments`, { body: 'x' });
+        expect(r.status, slug).toBe(404);
+        expect(r.body.code).toBe('not_found');
+      }
+      expect((await s.call('GET', '/comments')).body.items.length).toBe(before);
+      // The body may not name a parent: it is no field.
+      expect((await s.call('POST', '/articles/first/comments', { body: 'x', $parent: 2 })).status).toBe(400);
+    });
+
+    it("a list answers only the article's comments; under a missing article it is missing_resource", async () => {
+      await s.call('POST', '/articles/second/comments', { body: 'on second' });
+      const first = await s.call('GET', '/articles/first/comments');
+      expect(first.status).toBe(200);
+      expect(first.body.items.map((c: { body: string }) => c.body)).not.toContain('on second');
+      const second = await s.call('GET', '/articles/second/comments');
+      expect(second.body.items.map((c: { body: string }) => c.body)).toEqual(['on second']);
+      expect(Object.keys(second.body.items[0]).sort()).toEqual(['body', 'id']);
+      const missing = await s.call('GET', '/articles/nothing-here/comments');
+      expect(missing.status).toBe(404);
+      expect(missing.body.code).toBe('not_found');
+      const empty = await s.call('POST', '/articles', { slug: 'empty', title: 'Empty' });
+      expect(empty.status).toBe(201);
+      const none = await s.call('GET', '/articles/empty/comments');
+      expect(none.status).toBe(200);
+      expect(none.body.items).toEqual([]);
+    });
+
+    it('read, update, replace and delete find a comment only under its own article', async () => {
+      const c = (await s.call('POST', '/articles/first/comments', { body: 'mine' })).body;
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { body: 'moved' }],
+        ['PUT', { body: 'moved' }],
+        ['DELETE', undefined],
+      ] as const) {
+        for (const slug of ['second', 'nothing-here']) {
+          const r = await s.call(method, `/articles/${slug}/comments/${c.id}`, body);
+          expect(r.status, `${method} under ${slug}`).toBe(404);
+          expect(r.body.code).toBe('not_found');
+        }
+      }
+      expect((await s.call('GET', `/articles/first/comments/${c.id}`)).body.body).toBe('mine');
+      const patched = await s.call('PATCH', `/articles/first/comments/${c.id}`, { body: 'edited' });
+      expect(patched.status).toBe(200);
+      expect(patched.body).toEqual({ id: c.id, body: 'edited' });
+      const replaced = await s.call('PUT', `/articles/first/comments/${c.id}`, { body: 'replaced' });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toEqual({ id: c.id, body: 'replaced' });
+      // Still under its article after both.
+      expect((await s.call('GET', `/articles/first/comments/${c.id}`)).body.body).toBe('replaced');
+      expect((await s.call('DELETE', `/articles/first/comments/${c.id}`)).status).toBe(204);
+      expect((await s.call('GET', `/articles/first/comments/${c.id}`)).status).toBe(404);
+    });
+
+    it('an article with comments is not deleted (in_use, as for a ref); without them it is', async () => {
+      const a = await s.call('POST', '/articles', { slug: 'busy', title: 'Busy' });
+      const c = (await s.call('POST', '/articles/busy/comments', { body: 'c' })).body;
+      const refused = await s.call('DELETE', '/articles/busy');
+      expect(refused.status).toBe(409);
+      expect(refused.body.code).toBe('conflict');
+      expect((await s.call('DELETE', `/articles/busy/comments/${c.id}`)).status).toBe(204);
+      expect((await s.call('DELETE', '/articles/busy')).status).toBe(204);
+      expect((await s.call('POST', '/articles/busy/comments', { body: 'c' })).status).toBe(404);
+      expect(a.status).toBe(201);
+    });
+
+    it('a parent named by its identifier: notes under a board', async () => {
+      const board = (await s.call('POST', '/boards', { name: 'b' })).body.id as string;
+      const other = (await s.call('POST', '/boards', { name: 'o' })).body.id as string;
+      const n = await s.call('POST', `/boards/${board}/notes`, { text: 't' });
+      expect(n.status).toBe(201);
+      expect(n.body).toEqual({ id: n.body.id, text: 't' });
+      expect(n.headers.get('location')).toBe(`/boards/${board}/notes/${n.body.id}`);
+      expect((await s.call('GET', `/boards/${board}/notes/${n.body.id}`)).status).toBe(200);
+      expect((await s.call('GET', `/boards/${other}/notes/${n.body.id}`)).status).toBe(404);
+      expect((await s.call('GET', `/boards/${other}/notes`)).body.items).toEqual([]);
+      for (const id of [NONE, 'not-a-uuid']) {
+        expect((await s.call('POST', `/boards/${id}/notes`, { text: 't' })).status, id).toBe(404);
+        expect((await s.call('GET', `/boards/${id}/notes`)).status, id).toBe(404);
+      }
+    });
+
+    it('a keyed create (Idempotency-Key) under a missing article is missing_resource; under one that exists, created', async () => {
+      const k = await startService(KEYED, { fastPaths });
+      try {
+        expect((await k.call('POST', '/articles', { slug: 'a', title: 'A' }, { 'idempotency-key': 'a1' })).status).toBe(201);
+        const missing = await k.call('POST', '/articles/none/comments', { body: 'x' }, { 'idempotency-key': 'c1' });
+        expect(missing.status).toBe(404);
+        const ok = await k.call('POST', '/articles/a/comments', { body: 'x' }, { 'idempotency-key': 'c2' });
+        expect(ok.status).toBe(201);
+        expect(ok.headers.get('location')).toBe(`/articles/a/comments/${ok.body.id}`);
+        expect((await k.call('GET', '/articles/a/comments')).body.items).toEqual([ok.body]);
+      } finally {
+        await k.close();
+      }
+    });
+  });
+}
