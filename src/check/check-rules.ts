@@ -133,6 +133,7 @@ function checkRequestFields(ctx: RuleContext, o: OperationModel, r: ResourceMode
   // A path value bound inside an object (`metadata.namespace`) is written into that object: a request that does not
   // take the object cannot say which of its other fields it writes (nor a replace which it keeps).
   for (const b of o.bindings ?? []) {
+    if (b.parent) continue; // a field of the parent, not of the request
     const top = b.field.split('.')[0]!;
     if (top !== b.field && !o.requestFields!.includes(top)) ctx.report('request-fields-bound-parent', { operation: o.id, field: top, bound: b.field }, at);
   }

@@ -50,6 +50,11 @@ export const DIFF_RULES = {
     impact: n,
     message: '{subject}: an answer now carries only the members the resource names (answer_members: named, was open)',
   },
+  'resource-parent-changed': {
+    part: 'resources',
+    impact: b,
+    message: '{subject} now belongs to {new} (was {old}): a path under a parent names other objects, and objects stored before name none',
+  },
   'resource-owner-changed': { part: 'resources', impact: b, message: '{subject} is now owned through {new} (was {old}): who sees which objects changes' },
   'resource-owner-access-changed': { part: 'resources', impact: b, message: "{subject}: another subject's object is now answered as {new} (was {old})" },
   'field-renamed': { part: 'resources', impact: b, message: '{subject} was renamed to {new}: clients reading or sending {old} break' },

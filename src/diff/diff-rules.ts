@@ -463,6 +463,17 @@ function diffResources(out: Collector, o: ServiceModel, n: ServiceModel): void {
     const newKeys = new Set((nr.uniqueKeys ?? []).map(keyText));
     for (const k of newKeys) if (!oldKeys.has(k)) out.add('unique-key-added', or.name, { key: k }, where);
     for (const k of oldKeys) if (!newKeys.has(k)) out.add('unique-key-removed', or.name, { key: k }, where);
+    // A parent added, removed or changed (docs/format.md, "Resources under a parent"): breaking every way.
+    if (or.parent !== nr.parent)
+      out.add(
+        'resource-parent-changed',
+        or.name,
+        { old: or.parent ?? 'no parent', new: nr.parent ?? 'no parent' },
+        {
+          old: or.parent !== undefined ? joinPointer(or.pointer, 'parent') : or.pointer,
+          new: nr.parent !== undefined ? joinPointer(nr.pointer, 'parent') : nr.pointer,
+        },
+      );
     if (or.owner !== nr.owner) out.add('resource-owner-changed', or.name, { old: show(or.owner), new: show(nr.owner) }, where);
     else if (or.owner !== undefined && or.ownerAccess !== nr.ownerAccess)
       out.add('resource-owner-access-changed', or.name, { old: or.ownerAccess, new: nr.ownerAccess }, where);

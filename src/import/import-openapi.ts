@@ -147,6 +147,8 @@ interface Ctx extends SchemaContext {
   /** Of those, the ones read as a list's page or envelope (not as a request): what reading them as resources said goes too. */
   wrappers?: Set<string>;
   resourceIdentifier: Map<string, string | undefined>;
+  /** Which resource each item path names (getPathFamily), once the operations are prepared: a parent a path names. */
+  family?: PathFamily;
   /** The resources as the spec will hold them (an identifier found from the paths is added to them). */
   resourceSpecs: Record<string, ResourceSpec>;
   versionPrefix?: string;
@@ -2637,6 +2639,8 @@ interface Inferred {
   key?: string[];
   /** The one bound field a one-parameter item path reads an object by (the resource has no identifier): declared `unique`. */
   unique?: string;
+  /** The resource the objects belong to, which a parameter names and no field of theirs shows: declared `parent`. */
+  parent?: string;
 }
 
 /** Field types a path segment can carry (model-path-bindings.ts' BINDABLE_TYPES, as written in a spec). */
@@ -2717,9 +2721,10 @@ function bindingsFor(
   params: readonly string[],
   action: 'read' | 'write' | 'create' | 'list',
   path?: string,
-): { bind: Record<string, string>; key?: string[]; unique?: string } | undefined {
+): { bind: Record<string, string>; key?: string[]; unique?: string; parent?: string } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
+  let owner: string | undefined;
   // The object's own key: its identifier, else its `id` (Box's FileRequest, whose `id` is optional, is read by it at
   // /file_requests/{file_request_id}): a create's or list's parameter naming it names an object, not a parent.
   const own = identifier ?? DEFAULT_IDENTIFIER_FIELD;
@@ -2742,6 +2747,17 @@ function bindingsFor(
     // A list's or create's parameter names the parent the objects are under, never their own identifier (a Tag's
     // \`id\` for \`/notes/{id}/tags\`): the field named after the segment before it (\`note_id\`, \`noteId\`), else none.
     if ((action === 'list' || action === 'create') && at?.path === own && path !== undefined) at = parentFieldFor(fields, path, p);
+    // A scope parameter naming no field of the objects, where its own item path reads another resource by it
+    // (RealWorld's {slug} of /articles/{slug}/comments, /articles/{slug} reading an Article by its identifier): the
+    // parent the objects belong to (`parent`), bound as `Article.slug`. One parent; never the item's own parameter.
+    if (at === undefined && owner === undefined && path !== undefined && ((action !== 'read' && action !== 'write') || p !== params.at(-1))) {
+      const named = parentNamedBy(ctx, r, path, p);
+      if (named !== undefined) {
+        owner = named.resource;
+        bind[p] = `${named.resource}.${named.field}`;
+        continue;
+      }
+    }
     const f = at?.field;
     // A write-only field binds no path (check's write-only-invalid). A create binds a read-only field the path alone
     // gives (a task's project_id under /projects/{projectId}/tasks), never the identifier, which the server makes.
@@ -2755,9 +2771,19 @@ function bindingsFor(
   const lastFirst = [...params].reverse();
   for (const p of lastFirst) {
     if (lastFirst.findIndex((q) => bind[q] === bind[p]) === lastFirst.indexOf(p)) continue;
+    if (owner !== undefined && bind[p]!.startsWith(`${owner}.`)) return undefined;
     const parent = path === undefined ? undefined : parentFieldFor(fields, path, p);
     if (parent === undefined || !BINDABLE.has(parent.field.type) || Object.values(bind).includes(parent.path)) return undefined;
     bind[p] = parent.path;
+  }
+  if (owner !== undefined) {
+    // Only a resource with an identifier has a parent here (the one-level parent of check; a key with a parent is not),
+    // and only the parent's parameter scopes it: a path naming more (petclinic's
+    // /owners/{ownerId}/pets/{petId}/visits, a chain of parents) is not read as one parent and a field.
+    if (identifier === undefined || !Object.hasOwn(fields, identifier)) return undefined;
+    if (params.length > (action === 'read' || action === 'write' ? 2 : 1)) return undefined;
+    if (action === 'read' || action === 'write') return Object.values(bind).includes(identifier) ? { bind, parent: owner } : undefined;
+    return { bind, parent: owner };
   }
   if (action === 'read' || action === 'write') {
     if (identifier !== undefined) return Object.values(bind).includes(identifier) ? { bind } : undefined;
@@ -2772,6 +2798,29 @@ function bindingsFor(
     return paths.length > 0 && ctx.made.has(r) ? { bind, key: paths } : undefined;
   }
   return { bind };
+}
+
+/**
+ * The parent a path parameter names (docs/format.md, "Resources under a parent"): the resource the path up to it
+ * reads (its item path, `/articles/{slug}`), another resource with an identifier and no parent of its own, whose
+ * identifier or a unique top-level field the parameter names (by name, or as the resource's name and `Id`). Undefined
+ * where none does, or where the resource is given another parent already: nothing is guessed.
+ */
+function parentNamedBy(ctx: Ctx, r: string, path: string, p: string): { resource: string; field: string } | undefined {
+  const at = path.indexOf(`{${p}}`);
+  if (at < 0 || ctx.family === undefined) return undefined;
+  const owner = ctx.family.itemOf(path.slice(0, at + p.length + 2));
+  if (owner === undefined || owner === r) return undefined;
+  const spec = ctx.resourceSpecs[owner];
+  const given = ctx.resourceSpecs[r]?.parent;
+  if (spec?.parent !== undefined || (given !== undefined && given !== owner)) return undefined;
+  const identifier = ctx.resourceIdentifier.get(owner);
+  const fields = ctx.resourceFields.get(owner) ?? {};
+  if (identifier === undefined || !Object.hasOwn(fields, identifier)) return undefined;
+  const named = fieldPathFor(fields, p) ?? idByResourceName(fields, owner, p, identifier);
+  if (named === undefined || !Object.hasOwn(fields, named.path) || !BINDABLE.has(named.field.type) || named.field.writeOnly === true) return undefined;
+  const unique = named.path === identifier || named.field.unique === true || spec?.fields?.[named.path]?.unique === true;
+  return unique ? { resource: owner, field: named.path } : undefined;
 }
 
 /**
@@ -2887,8 +2936,9 @@ function inferAction(
       }
       if (scoped && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
-        const bind = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list', src.path)?.bind : undefined;
-        if (page.resource !== undefined && bind) return { action: 'list', resource: page.resource, page, bind };
+        const b = page.resource !== undefined ? bindingsFor(ctx, page.resource, pathParams, 'list', src.path) : undefined;
+        if (page.resource !== undefined && b)
+          return { action: 'list', resource: page.resource, page, bind: b.bind, ...(b.parent !== undefined ? { parent: b.parent } : {}) };
       }
       if (pathParams.length === 0 && success.schema !== undefined) {
         const page = pageOf(ctx, src, success, response);
@@ -2901,8 +2951,8 @@ function inferAction(
       // A resource with no identifier is created too: the storage makes its row's key.
       if (pathParams.length === 0 && one !== undefined && fitsRequest(one)) return { action: 'create', resource: one };
       if (scoped && one !== undefined && fitsRequest(one)) {
-        const bind = bindingsFor(ctx, one, pathParams, 'create', src.path)?.bind;
-        if (bind) return { action: 'create', resource: one, bind };
+        const b = bindingsFor(ctx, one, pathParams, 'create', src.path);
+        if (b) return { action: 'create', resource: one, bind: b.bind, ...(b.parent !== undefined ? { parent: b.parent } : {}) };
       }
       // A create answering with no body (petstore's `201 Null response`): still the create of what it takes. The
       // format's create answers with the object, more than the document says, and that is said at the response.
@@ -3035,6 +3085,23 @@ function declareUnique(ctx: Ctx, r: string, field: string, src: OpSource): void 
         ctx.resourceIdentifier.get(r) === undefined
           ? `${src.method} ${src.rawPath} addresses one ${r} by it, and ${r} has no identifier`
           : `${src.method} ${src.rawPath} addresses one ${r} by it, not by its identifier \`${ctx.resourceIdentifier.get(r)!}\``,
+    },
+    src.pointer,
+  );
+}
+
+/** A resource the operation's path nests under another it names by no field (parentNamedBy): `parent`, said once. */
+function declareParent(ctx: Ctx, r: string, parent: string, src: OpSource): void {
+  const spec = ctx.resourceSpecs[r];
+  if (spec === undefined || spec.parent !== undefined) return;
+  spec.parent = parent;
+  report(
+    ctx,
+    'import-approximated',
+    {
+      item: `resource ${r}`,
+      as: `a resource under a parent (\`parent: ${parent}\`)`,
+      reason: `${src.method} ${src.rawPath} nests ${r} under the ${parent} its path names, which no field of ${r} shows: the service keeps each ${r}'s ${parent}`,
     },
     src.pointer,
   );
@@ -3271,8 +3338,10 @@ function getPathFamily(prepared: { src: OpSource; response: ShapeSpec | undefine
       src.method !== 'DELETE'
     )
       items.set(src.path, response.resource);
-    if (params.length === 0 && src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
-    if (params.length === 0 && src.method === 'GET' && success.schema !== undefined) {
+    // A collection: at the top, or nested under a parent (RealWorld's /articles/{slug}/comments, whose item path
+    // /articles/{slug}/comments/{id} only a DELETE has).
+    if (src.method === 'POST' && response?.resource !== undefined && !response.list) collections.set(src.path, response.resource);
+    if (src.method === 'GET' && success.schema !== undefined) {
       const page = pageOf(ctx, src, success, response).resource;
       if (page !== undefined) collections.set(src.path, page);
     }
@@ -3817,6 +3886,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   for (const { src, response } of prepared) if (src.method === 'POST' && response?.resource !== undefined && !response.list) ctx.made.add(response.resource);
   // Which resource an item path names, so a DELETE on it can be recognised.
   const family = getPathFamily(prepared, ctx);
+  ctx.family = family;
 
   const operations: Record<string, OperationSpec> = {};
   const locations: { operation: string; resource: string | undefined; pointer: string }[] = [];
@@ -3937,6 +4007,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       const r = inferred.resource;
       if (r !== undefined && (inferred.key || inferred.unique !== undefined || inferred.bind))
         declare = () => {
+          if (inferred.parent !== undefined) declareParent(ctx, r, inferred.parent, src);
           if (inferred.key) declareUniqueKey(ctx, r, inferred.key, src);
           if (inferred.unique !== undefined) declareUnique(ctx, r, inferred.unique, src);
           if (inferred.bind) sayBoundTypes(ctx, src, r, inferred.bind);

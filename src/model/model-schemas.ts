@@ -428,7 +428,10 @@ export function getRequestSchema(
   if (op.requestFields === undefined) s = getResourceSchema(model, resource, view, opts);
   else {
     // A field the path binds (`bind`) is the path's value, which the runtime puts in the body before validating it.
-    const bound = (op.bindings ?? []).map((b) => b.field.split('.')[0]!).filter((n) => !op.requestFields!.includes(n));
+    const bound = (op.bindings ?? [])
+      .filter((b) => b.parent === undefined)
+      .map((b) => b.field.split('.')[0]!)
+      .filter((n) => !op.requestFields!.includes(n));
     s = getResourceSchema(model, resource, view, { ...opts, only: bound.length > 0 ? [...op.requestFields, ...bound] : op.requestFields });
   }
   // `unknown_fields: ignore`: an open object; the runtime drops the members it does not name before validating.

@@ -436,10 +436,15 @@ function getFills(model: ServiceModel, routes: readonly Route[], r: Route, versi
       [],
     );
   const bound = r.operation.bindings;
+  // The parent the objects belong to (`Article.slug`): from a listed parent's field, for every action.
+  for (const b of bound ?? []) {
+    const src = b.parent ? source(b.parent.resource) : undefined;
+    if (b.parent && src) out.push({ target: 'path', at: [b.param], ...src, id: b.parent.field });
+  }
   if (bound && r.resource && r.operation.action !== 'create' && r.operation.action !== 'list') {
     // Each bound path parameter (\`bind\`) from the same listed object's field it names, so the path finds it.
     const src = source(r.resource.name);
-    if (src) for (const b of bound) out.push({ target: 'path', at: [b.param], ...src, id: b.field });
+    if (src) for (const b of bound) if (!b.parent) out.push({ target: 'path', at: [b.param], ...src, id: b.field });
   } else if (r.identifierParam !== undefined && r.resource) {
     const src = source(r.resource.name);
     if (src) out.push({ target: 'path', at: [r.identifierParam], ...src });

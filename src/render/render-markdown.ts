@@ -386,6 +386,19 @@ function resourceBlocks(m: ServiceModel): Block[] {
         ...keys,
         item('Plural', ...codeOrNotShown(r.plural)),
         item('Owner', ...owner),
+        // parent (docs/format.md, "Resources under a parent"): said only where declared.
+        ...(r.parent !== undefined
+          ? [
+              item(
+                'Parent',
+                `each ${r.name} belongs to one `,
+                code(r.parent),
+                ', which no field of it shows; a path names it (',
+                code(`parent: ${r.parent}`),
+                ')',
+              ),
+            ]
+          : []),
         ...open,
         ...conditional,
       ]),
@@ -578,7 +591,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
             [code(o.id)],
             [code(`{${b.param}}`)],
             [code(b.field)],
-            [use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"],
+            [
+              b.parent
+                ? `names the ${b.parent.resource} the objects belong to (none holds it: missing)${o.action === 'create' ? '; the object is made under it' : o.action === 'list' ? '; lists only its objects' : ''}`
+                : (use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"),
+            ],
           ]),
         ),
       ),

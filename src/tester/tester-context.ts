@@ -11,7 +11,7 @@ import {
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getFieldAt, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getParentResource, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
@@ -814,6 +814,14 @@ export class TestContext {
           ? undefined
           : this.pool.get(r.name)?.find((o) => o[r.identifier!] === id);
     for (const b of route.operation.bindings ?? []) {
+      if (b.parent) {
+        // The parent the objects belong to (`Article.slug`): every object the run makes is under its scope parent
+        // (primeScopes), else a value of the parent's field no parent may hold.
+        const parent = this.bindingParent(r, b);
+        const v = this.scopes.get(`${r.name}\u0000${b.field}`) ?? (parent ? this.scopeValue(parent.resource, parent.field) : undefined);
+        if (v !== undefined && v !== null) out[b.param] = String(v);
+        continue;
+      }
       const f = getFieldAt(r, b.field);
       if (!f) continue;
       const held = made ? getValueAt(made, b.field) : undefined;
@@ -952,6 +960,13 @@ export class TestContext {
     return ref?.identifier !== undefined ? { resource: ref, field: ref.identifier } : this.scopeParent(r, path);
   }
 
+  /** The parent a binding names (`Article.slug` of a resource whose `parent` is Article): that resource and its field. */
+  bindingParent(r: ResourceModel, b: { parent?: { resource: string; field: string } }): { resource: ResourceModel; field: FieldModel } | undefined {
+    const resource = b.parent ? getParentResource(this.model, r) : undefined;
+    const field = resource && b.parent ? getField(resource, b.parent.field) : undefined;
+    return resource && field ? { resource, field } : undefined;
+  }
+
   /**
    * Before the checks: each scope field whose path names a parent (scopeParent, or a ref's target) takes a parent object's value (made
    * where none is pooled), so that every create goes under a parent that exists, as a service checking it requires
@@ -964,8 +979,20 @@ export class TestContext {
       const r = o.resource !== undefined ? getResource(this.model, o.resource) : undefined;
       if (!r || !o.bindings) continue;
       for (const b of o.bindings) {
-        const f = getFieldAt(r, b.field);
         const key = `${r.name}\u0000${b.field}`;
+        if (b.parent) {
+          // A resource under a parent (`parent`): one parent object, made first (or one listed), holds every child.
+          const parent = this.bindingParent(r, b);
+          if (!parent || this.scopes.has(key)) continue;
+          const obj = (await this.ensureObject(parent.resource)) ?? (await this.findListed(parent.resource, parent.field.name));
+          const v = obj ? obj[parent.field.name] : undefined;
+          if (v !== undefined && v !== null) {
+            this.scopes.set(key, v);
+            this.madeScopes.add(key);
+          }
+          continue;
+        }
+        const f = getFieldAt(r, b.field);
         if (!f || isKeyPath(r, b.field) || this.scopes.has(key)) continue;
         const parent = this.parentOf(r, b.field, f);
         if (!parent) continue;
@@ -991,6 +1018,8 @@ export class TestContext {
     const r = route.resource;
     if (!r || !route.operation.bindings) return undefined;
     for (const b of route.operation.bindings) {
+      if (b.parent && !this.madeScopes.has(`${r.name}\u0000${b.field}`))
+        return `no ${b.parent.resource} to name by {${b.param}}: the run could not make one (its create is not served, or refused) nor find one listed, and a ${r.name} under one it invents is answered missing_resource`;
       const f = getFieldAt(r, b.field);
       if (!f || isKeyPath(r, b.field) || this.madeScopes.has(`${r.name}\u0000${b.field}`)) continue;
       // `refsOnly` (a create): only a parent named by a ref is looked up, and a create under a missing one refused.
@@ -1030,6 +1059,21 @@ export class TestContext {
     const params: Record<string, string> = {};
     const target: Record<string, unknown> = {};
     for (const b of route.operation.bindings) {
+      const key = `${r.name}\u0000${b.field}`;
+      if (b.parent) {
+        // Another parent, made once: the object is not under it.
+        let other = this.otherScopes.get(key);
+        const parent = this.bindingParent(r, b);
+        if (other === undefined && parent) {
+          const made = await this.createObject(parent.resource);
+          const body = made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
+          other = body?.[parent.field.name];
+          if (other !== undefined && other !== null) this.otherScopes.set(key, other);
+        }
+        if (other === undefined || other === null || other === this.scopes.get(key)) return undefined;
+        params[b.param] = String(other);
+        continue;
+      }
       const f = getFieldAt(r, b.field);
       if (!f) return undefined;
       const held = getValueAt(obj, b.field);
@@ -1039,7 +1083,6 @@ export class TestContext {
         setValueAt(r, target, b.field, held);
         continue;
       }
-      const key = `${r.name}\u0000${b.field}`;
       let other = this.otherScopes.get(key);
       if (other === undefined) {
         const parent = this.parentOf(r, b.field, f);

@@ -475,8 +475,9 @@ export class Judge {
       const made = res.body as Record<string, unknown> | undefined;
       const id = route.resource?.identifier !== undefined ? made?.[route.resource.identifier] : undefined;
       if (read && id !== undefined) {
-        // The read's path, filled from the fields it binds (\`bind\`), else with the identifier.
-        const names = read.operation.bindings ? read.operation.bindings.map((b) => made?.[b.field]) : [id];
+        // The read's path, filled from the fields it binds (\`bind\`), else with the identifier; a parent's value
+        // (\`Article.slug\`) is no field of the object made: the create's own path gave it.
+        const names = read.operation.bindings ? read.operation.bindings.filter((b) => b.parent === undefined).map((b) => made?.[b.field]) : [id];
         const path = readPathOf(ctx.fillVersion(read.path), read.operation, made, id);
         this.record('endpoints', 'endpoints.location', o.id, () => {
           const loc = res.headers.get('location');

@@ -132,6 +132,7 @@ export const ROWS: Row[] = [
   { code: 'etag-added', new: (d) => (d.resources.Book.etag = true) },
   { code: 'answer-members-named', old: (d) => (d.resources.Loan.answer_members = 'open'), new: () => undefined },
   { code: 'resource-owner-changed', old: tag, new: both(tag, (d) => (d.resources.Tag.owner = 'label')) },
+  { code: 'resource-parent-changed', old: tag, new: both(tag, (d) => (d.resources.Tag.parent = 'Book')) },
   { code: 'resource-owner-access-changed', new: (d) => (d.resources.Loan.owner_access = 'forbidden') },
   {
     code: 'field-renamed',

@@ -118,20 +118,18 @@ const NOT_IMPLEMENTED: Record<string, readonly string[]> = {
   // Redocly's museum: a PNG answer (getTicketCode), a purchase whose request has `email`, which the confirmation it
   // answers does not (buyMuseumTickets); its special events are served (create, list, read, update, delete).
   'redocly-museum.yaml': ['buyMuseumTickets', 'getTicketCode'],
-  // RealWorld's Conduit: users and the login are envelopes of a User whose requests have `password`; follows,
-  // favourites and comments go on after {username} or {slug}; tags are a list of strings (its article lists, whose
-  // inline items are an Article without `body`, are Article's lists with answer_fields, served). Its
+  // RealWorld's Conduit: users and the login are envelopes of a User whose requests have `password`; follows and
+  // favourites go on after {username} or {slug} (comments are served: a Comment's `parent: Article`); tags are a list
+  // of strings (its article lists, whose inline items are an Article without `body`, are Article's lists with
+  // answer_fields, served). Its
   // CreateArticle answers 501 to a request leaving out `tagList`, which NewArticle leaves optional and Article
   // requires: the named gap `value of a field a request leaves out` (optionalInRequests, docs/format.md).
   'realworld-conduit.yml': [
     'CreateArticle',
-    'CreateArticleComment',
     'CreateArticleFavorite',
     'CreateUser',
-    'DeleteArticleComment',
     'DeleteArticleFavorite',
     'FollowUserByUsername',
-    'GetArticleComments',
     'GetCurrentUser',
     'GetTags',
     'Login',
