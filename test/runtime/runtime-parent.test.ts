@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileSpecText } from '../../src/program.js';
+import { diffStoragePlans, getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { loadModel, startService, type Running } from './helpers.js';
 
 const SPEC = new URL('../fixtures/parent-resource.yaml', import.meta.url).pathname;
@@ -15,6 +16,22 @@ const NONE = '0190a0b0-0000-7000-8000-0000000000ff';
 const KEYED = compileSpecText(
   readFileSync(SPEC, 'utf8').replace('endpoints:\n  operations:', 'endpoints:\n  idempotency: { header: Idempotency-Key, retention: 1h }\n  operations:'),
 ).checked!;
+
+it("the storage keeps the parent's identifier in a hidden column referring to the parent; migrate refuses to add it over stored objects", () => {
+  const after = getStoragePlan(loadModel(SPEC));
+  const comment = after.tables.find((t) => t.name === 'Comment')!;
+  expect(comment.columns.find((c) => c.name === '$parent')).toMatchObject({ type: 'integer', notNull: true, references: { table: 'Article', column: 'id' } });
+  expect(after.tables.find((t) => t.name === 'Note')!.columns.find((c) => c.name === '$parent')).toMatchObject({
+    type: 'text',
+    references: { table: 'Board', column: 'id' },
+  });
+  expect(after.tables.find((t) => t.name === 'Article')!.columns.some((c) => c.name === '$parent')).toBe(false);
+  const older = { tables: after.tables.map((t) => ({ ...t, columns: t.columns.filter((c) => c.name !== '$parent') })) };
+  expect(diffStoragePlans(older, after).refusals.map((r) => r.reason)).toEqual([
+    'Comment newly has a parent; its stored objects name none',
+    'Note newly has a parent; its stored objects name none',
+  ]);
+});
 
 for (const fastPaths of [true, false]) {
   describe(`resources under a parent (runtime, fast paths ${fastPaths ? 'on' : 'off'})`, () => {
