@@ -106,6 +106,11 @@ function parentParams(ctx: TestContext, route: OperationRoute): { param: string;
       const id = target?.identifier !== undefined ? getFieldAt(target, target.identifier) : undefined;
       return target && id ? [{ param: b.param, resource: target, field: id }] : [];
     });
+    // The parent the objects belong to (`parent`, bound as `Article.slug`): a value no parent holds.
+    for (const b of o.bindings ?? []) {
+      const parent = b.parent ? ctx.bindingParent(r, b) : undefined;
+      if (parent) out.push({ param: b.param, resource: parent.resource, field: parent.field });
+    }
     return out.length > 0 ? out : undefined;
   }
   if (o.action !== 'custom' || o.method !== 'GET' || route.hasBody || route.pathParams.length === 0) return undefined;
@@ -139,7 +144,7 @@ export async function checkMissingParents(ctx: TestContext): Promise<void> {
         const missing = missingIdentifier(p.field);
         params[p.param] = String(missing);
         const b = o.bindings?.find((x) => x.param === p.param);
-        if (b) target[b.field] = missing;
+        if (b && !b.parent) target[b.field] = missing;
       }
       const where = parents.map((p) => `${p.resource.name} ${params[p.param]!}`).join(', ');
       let body: Record<string, unknown> | undefined;

@@ -39,4 +39,7 @@ it('parent-resource.yaml: every check passes, and every operation is reached wit
       'updateComment',
     ].map((t) => [t, 'passed']),
   );
+  // A create and a list under a parent no object is: missing_resource, judged (as for a parent named by a ref).
+  const missing = report.results.filter((r) => r.check === 'errors.missing-parent');
+  expect(missing.map((r) => [r.target, r.outcome]).sort()).toEqual(['createComment', 'createNote', 'listComments', 'listNotes'].map((t) => [t, 'passed']));
 }, 120_000);
