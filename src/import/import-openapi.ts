@@ -140,6 +140,11 @@ interface Ctx extends SchemaContext {
   /** The resources a POST answers with: the objects the API makes. */
   made: Set<string>;
   /**
+   * Where each resource is made: the path of each POST answering it, and UPSERT for a PUT answering 201 with it. A
+   * parent is read only for a resource made nowhere else than under it (parentNamedBy).
+   */
+  madeAt?: Map<string, string[]>;
+  /**
    * Component schemas read as another resource's create, replace or update request, or as a list's page or envelope:
    * no resource of their own unless named elsewhere.
    */
@@ -2800,6 +2805,9 @@ function bindingsFor(
   return { bind };
 }
 
+/** madeAt's mark of a resource a PUT makes (an upsert). */
+const UPSERT = 'PUT';
+
 /**
  * The parent a path parameter names (docs/format.md, "Resources under a parent"): the resource the path up to it
  * reads (its item path, `/articles/{slug}`), another resource with an identifier and no parent of its own, whose
@@ -2809,7 +2817,11 @@ function bindingsFor(
 function parentNamedBy(ctx: Ctx, r: string, path: string, p: string): { resource: string; field: string } | undefined {
   const at = path.indexOf(`{${p}}`);
   if (at < 0 || ctx.family === undefined) return undefined;
-  const owner = ctx.family.itemOf(path.slice(0, at + p.length + 2));
+  const prefix = path.slice(0, at + p.length + 2);
+  // Every object has its parent: none for a resource a POST elsewhere makes (`POST /comments`) or a PUT makes
+  // (an upsert names no parent), which check refuses (parent-binding-missing, parent-invalid).
+  if ((ctx.madeAt?.get(r) ?? []).some((m) => m === UPSERT || !m.startsWith(`${prefix}/`))) return undefined;
+  const owner = ctx.family.itemOf(prefix);
   if (owner === undefined || owner === r) return undefined;
   const spec = ctx.resourceSpecs[owner];
   const given = ctx.resourceSpecs[r]?.parent;
@@ -3884,6 +3896,10 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
   if (!ctx.fromServicespec) identifiersFromPaths(ctx, prepared);
   // The resources a POST answers with (what the API makes): only those are read by a key unique together.
   for (const { src, response } of prepared) if (src.method === 'POST' && response?.resource !== undefined && !response.list) ctx.made.add(response.resource);
+  ctx.madeAt = new Map();
+  for (const { src, response } of prepared)
+    if (response?.resource !== undefined && !response.list && (src.method === 'POST' || (src.method === 'PUT' && ctx.upsertPuts?.has(src.id))))
+      ctx.madeAt.set(response.resource, [...(ctx.madeAt.get(response.resource) ?? []), src.method === 'PUT' ? UPSERT : src.path]);
   // Which resource an item path names, so a DELETE on it can be recognised.
   const family = getPathFamily(prepared, ctx);
   ctx.family = family;

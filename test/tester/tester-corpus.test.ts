@@ -64,8 +64,8 @@ const VERDICT: Record<string, 'passed' | 'incomplete'> = {
   'oai-webhook-example.yaml': 'incomplete',
   // Its ticket purchase and PNG answer are custom operations (501 without a handler), and its Basic users unknown.
   'redocly-museum.yaml': 'incomplete',
-  // Its user, profile, follow, favourite and comment operations stay custom (501); its article lists are served
-  // (Article's lists with answer_fields).
+  // Its user, profile, follow and favourite operations stay custom (501); its article lists are served (Article's
+  // lists with answer_fields), and its comments (a Comment under its Article, `parent: Article`).
   'realworld-conduit.yml': 'incomplete',
   'twilio-bulkexports-v1.yaml': 'incomplete',
   'vonage-dispatch.yml': 'incomplete',
