@@ -33,6 +33,20 @@ it("the storage keeps the parent's identifier in a hidden column referring to th
   ]);
 });
 
+// Another parent: the stored objects name the old parent's objects, which a rebuild cannot tell from the new one's of
+// the same identifier (comments moved onto unrelated boards): refused, where it had been a rebuild.
+it("migrate refuses a changed parent, whose stored objects name the old parent's objects", () => {
+  const after = getStoragePlan(loadModel(SPEC));
+  const older = {
+    tables: after.tables.map((t) =>
+      t.name !== 'Comment' ? t : { ...t, columns: t.columns.map((c) => (c.name === '$parent' ? { ...c, references: { table: 'Board', column: 'id' } } : c)) },
+    ),
+  };
+  expect(diffStoragePlans(older, after).refusals.map((r) => r.reason)).toEqual([
+    "Comment's parent changed from Board to Article; its stored objects name their Board",
+  ]);
+});
+
 for (const fastPaths of [true, false]) {
   describe(`resources under a parent (runtime, fast paths ${fastPaths ? 'on' : 'off'})`, () => {
     let s: Running;

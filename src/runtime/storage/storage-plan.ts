@@ -217,7 +217,15 @@ export function diffStoragePlans(
         refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
         continue;
       }
-      if (oc.type !== nc.type)
+      // Another parent: each stored object names one of the old parent's objects, which no rebuild can tell apart from
+      // the new parent's of the same identifier (counter ids would move comments to unrelated boards).
+      if (oc.name === PARENT_COLUMN && oc.references?.table !== nc.references?.table)
+        refusals.push({
+          table: t.name,
+          column: oc.name,
+          reason: `${t.name}'s parent changed from ${oc.references?.table ?? 'none'} to ${nc.references?.table ?? 'none'}; its stored objects name their ${oc.references?.table ?? 'old parent'}`,
+        });
+      else if (oc.type !== nc.type)
         refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} changed type from ${oc.type} to ${nc.type}` });
       else if (!oc.notNull && nc.notNull && prepared.filled?.has(`${t.name}.${oc.name}`)) rebuild = true;
       else if (!oc.notNull && nc.notNull)
