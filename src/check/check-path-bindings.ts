@@ -39,6 +39,12 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         continue;
       }
       if (b.parent) {
+        // One parameter names the parent; a second would go unread (the parent is found by the first).
+        const first = o.bindings.find((x) => x.parent !== undefined);
+        if (first !== b) {
+          report('parent-binding-twice', { ...at, param: b.param, first: first!.param, parent: b.parent.resource }, b.pointer);
+          continue;
+        }
         if (checkParentBinding(model, resource, o.id, b.param, b.parent, b.pointer, report)) parentBound = true;
         continue;
       }

@@ -106,6 +106,10 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'operation `{operation}`: path parameter {{param}} names a field of {parent}, but resource `{resource}` declares parent {declared}',
   },
+  'parent-binding-twice': {
+    severity: 'error',
+    message: 'operation `{operation}`: path parameter {{param}} names {parent} again, which {{first}} names already: one parameter names the parent',
+  },
   'parent-binding-missing': {
     severity: 'error',
     message:

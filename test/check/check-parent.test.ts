@@ -75,6 +75,22 @@ describe('resources under a parent (check)', () => {
     ]);
   });
 
+  it('parent-binding-twice: two parameters naming the parent, the second of which would go unread', () => {
+    const out = found(
+      BASE.replace(
+        "listComments: { method: GET, path: '/articles/{slug}/comments', action: list, resource: Comment, bind: { slug: Article.slug } }",
+        "listComments: { method: GET, path: '/articles/{slug}/{aid}/comments', action: list, resource: Comment, bind: { slug: Article.slug, aid: Article.id } }",
+      ),
+    );
+    expect(out).toEqual([
+      {
+        code: 'parent-binding-twice',
+        pointer: '/endpoints/operations/listComments/bind/aid',
+        message: 'operation `listComments`: path parameter {aid} names Article again, which {slug} names already: one parameter names the parent',
+      },
+    ]);
+  });
+
   it('path-binding-field-invalid: a field the parent does not have', () => {
     const out = found(BASE.replace('bind: { boardId: Board.id } }\n    createNote', 'bind: { boardId: Board.ident } }\n    createNote'));
     expect(out.map((d) => [d.code, d.pointer])).toEqual([['path-binding-field-invalid', '/endpoints/operations/listNotes/bind/boardId']]);
