@@ -1,5 +1,6 @@
 // errors.other-scope: an operation whose path binds a scope (`bind` to a field that is no key: a task's project_id
-// under /projects/{projectId}/tasks/{taskId}) finds an object only under its own scope. The object made under the
+// under /projects/{projectId}/tasks/{taskId}), or to a resource's parent (`bind: { slug: Article.slug }` of a comment
+// under /articles/{slug}/comments/{id}), finds an object only under its own scope. The object made under the
 // run's scope, addressed by its identifier under another scope that exists (a second project), is missing there: the
 // declared `missing_resource` answer (an imported document's own 404), and a list under the other scope does not hold
 // it. A service that finds it anyway lets one tenant's path reach another's objects (OWASP API1, BOLA).
@@ -13,18 +14,21 @@
 
 import { getResource } from '../model/model-lookup.js';
 import { ADDRESSING_ACTIONS, getFieldAt, getParentRefBindings, getPathParent } from '../model/model-path-bindings.js';
-import type { FieldModel, ResourceModel } from '../model/model-types.js';
+import type { FieldModel, PathBindingModel, ResourceModel } from '../model/model-types.js';
 import { missingIdentifier } from './tester-arbitraries.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, outsidePath } from './tester-checks-lists.js';
 import { describe, isKeyPath, objectKey, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
-/** The scope fields a route binds: bound fields that are no key (neither the identifier nor a unique field or key). */
-function scopeBindings(route: OperationRoute): string[] {
+/**
+ * The scopes a route binds: bound fields that are no key (neither the identifier nor a unique field or key), and the
+ * parent a binding names (`Article.slug` of a resource under a parent), which no field of the resource holds.
+ */
+function scopeBindings(route: OperationRoute): PathBindingModel[] {
   const r = route.resource;
   if (!r) return [];
-  return (route.operation.bindings ?? []).filter((b) => getFieldAt(r, b.field) !== undefined && !isKeyPath(r, b.field)).map((b) => b.field);
+  return (route.operation.bindings ?? []).filter((b) => b.parent !== undefined || (getFieldAt(r, b.field) !== undefined && !isKeyPath(r, b.field)));
 }
 
 /** Reads first and deletes last: a service that deletes through another scope's path leaves the others nothing to find. */
@@ -36,8 +40,10 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
     const o = route.operation;
     const r = route.resource;
     if (!r || (o.action !== 'list' && !ADDRESSING_ACTIONS.has(o.action))) continue;
-    const scopes = scopeBindings(route);
-    if (scopes.length === 0 || (o.action !== 'list' && ctx.idParams(route).length === 0)) continue;
+    const bound = scopeBindings(route);
+    // What another scope is: another value of a scope field, another parent object (`another Article`).
+    const scopes = bound.map((b) => b.parent?.resource ?? b.field);
+    if (bound.length === 0 || (o.action !== 'list' && ctx.idParams(route).length === 0)) continue;
     await ctx.check('errors', 'errors.other-scope', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
@@ -48,7 +54,8 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
       const other = await ctx.otherScope(route, obj);
       if (!other) return scope.skip(`no other ${scopes.join(', ')} to address a ${r.name} under: a second one could not be made`);
       const id = objectKey(r, obj);
-      const where = scopes.map((f) => `${f} ${JSON.stringify(other.target[f] ?? '')}`).join(', ');
+      // The values the other scope's path names: a parent's is in no field of the object (`other.target` has none).
+      const where = bound.map((b) => `${b.field} ${JSON.stringify(other.params[b.param] ?? '')}`).join(', ');
       if (o.action === 'list') {
         const req: TestRequest = { method: route.method, path: ctx.pathOf(route, undefined, {}, other.params), headers };
         const res = await ctx.send(route, req);
