@@ -279,9 +279,10 @@ async function checkIdentifiers(ctx: TestContext, route: OperationRoute): Promis
       if (o.upsert === true && ctx.expectRefusal(res, route, 'validation') === undefined) return undefined;
       const whys = held.map((c) => ctx.expectRefusal(res, route, c));
       if (whys.includes(undefined)) return undefined;
-      // serve's answer to a condition no code declares (RealWorld's comments declare no code for missing_resource,
-      // the answer for an identifier no object has) is not judged, as errors.declared-codes leaves it.
-      if (ctx.isGapAnswer(res) && res.status >= 400 && res.status < 500) return undefined;
+      // serve's answer to an identifier no object has where no code declares missing_resource (RealWorld's comments)
+      // is not judged, as errors.declared-codes leaves it. Only that condition: a marked answer naming another
+      // (validation, 422) is judged, the declared refusal being owed.
+      if (ctx.isGapAnswer(res, 'missing_resource')) return undefined;
       // A path the router does not take is the declared route_not_found (or method_not_allowed) answer.
       if ((['route_not_found', 'method_not_allowed'] as const).some((c) => ctx.declared(c) && ctx.expectCondition(res, c) === undefined)) return undefined;
       // Name what is wrong with the answer the service chose: a 400 with a bad body is reported by its body, not as

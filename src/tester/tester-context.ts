@@ -377,11 +377,13 @@ export class TestContext {
    * to. serve marks every such answer with UNDECLARED_CONDITION_HEADER naming the condition; the marker counts only
    * where the spec indeed declares no code for that condition and the answer has the condition's built-in status
    * (FALLBACK_STATUS), so no service excuses a declared condition's answer by sending it. Nothing else is guessed: an
-   * answer without the marker (a hand-written service's) is judged by the declared codes.
+   * answer without the marker (a hand-written service's) is judged by the declared codes. With `condition`, only an
+   * answer naming that condition.
    */
-  isGapAnswer(res: TestResponse): boolean {
+  isGapAnswer(res: TestResponse, condition?: Condition): boolean {
     const named = res.headers.get(UNDECLARED_CONDITION_HEADER)?.trim();
     if (named === undefined || !(CONDITIONS as readonly string[]).includes(named)) return false;
+    if (condition !== undefined && named !== condition) return false;
     return !this.declared(named as Condition) && FALLBACK_STATUS[named as Condition] === res.status;
   }
 
