@@ -904,14 +904,28 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !==
  * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
  */
 /**
+ * Whether `actual` holds an `expected` null (sent, or a default) by leaving the optional field `f` out: an open answer
+ * (an imported schema without additionalProperties: false) may leave out a member it does not require (FastAPI's
+ * response_model_exclude_none=True drops every null; JSON Schema allows both).
+ */
+export function nullLeftOut(r: Pick<ResourceModel, 'answerMembers'>, f: Pick<FieldModel, 'optional'> | undefined, actual: unknown, expected: unknown): boolean {
+  return r.answerMembers === 'open' && expected === null && actual === undefined && f?.optional === true;
+}
+
+/**
  * A value as sent (JSON equal): what a create, a replace and the format's update keep. Where answers may carry
  * members the resource does not name (\`answer_members: open\`), an object answered holds what was sent and may hold more.
  */
 export function heldAsSent(r: Pick<ResourceModel, 'answerMembers' | 'fields'>, k: string, actual: unknown, sent: unknown): boolean {
-  // An open answer (an imported schema without additionalProperties: false) may leave out a member it does not
-  // require: a null sent to an optional field is held by an answer without it (FastAPI's
-  // response_model_exclude_none=True drops every null; JSON Schema allows both).
-  if (r.answerMembers === 'open' && sent === null && actual === undefined && r.fields.find((f) => f.name === k)?.optional === true) return true;
+  if (
+    nullLeftOut(
+      r,
+      r.fields.find((f) => f.name === k),
+      actual,
+      sent,
+    )
+  )
+    return true;
   return r.answerMembers === 'open'
     ? holdsSent(actual, sent)
     : heldField(

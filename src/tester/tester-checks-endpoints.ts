@@ -14,6 +14,7 @@ import {
   sendableFields,
   heldAsPatched,
   heldAsSent,
+  nullLeftOut,
   isPlainObject,
   missingIdentifier,
   objectArbitrary,
@@ -1200,10 +1201,8 @@ function untouchedMismatch(
     const was = Object.hasOwn(before, f.name) ? before[f.name] : undefined;
     const clears = o.action === 'replace' && isWritable(r, f, 'replace') && (o.requestFields === undefined || o.requestFields.includes(f.name));
     if ((clears || o.action === 'create') && f.hasDefault) {
-      // A default of null in an open answer, of a field it need not hold, is held by the answer leaving it out
-      // (FastAPI's response_model_exclude_none=True), as a null sent is (heldAsSent).
-      const nullLeftOut = f.default === null && actual === undefined && f.optional && r.answerMembers === 'open';
-      if (sortedJson(actual) !== sortedJson(f.default) && !nullLeftOut)
+      // A default of null is held by an open answer leaving the field out, as a null sent is (heldAsSent).
+      if (sortedJson(actual) !== sortedJson(f.default) && !nullLeftOut(r, f, actual, f.default))
         return {
           expected: `field ${f.name}, left out of the ${o.action}, holding its default ${JSON.stringify(f.default)}`,
           actual: `${f.name} is ${JSON.stringify(actual) ?? 'absent'}`,
