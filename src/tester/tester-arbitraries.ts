@@ -900,10 +900,6 @@ export const sortedJson = (v: unknown): string =>
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
- * A value as a JSON merge patch (RFC 7396) leaves it: a null removed the field (absent, or null where the field is
- * required and nullable, as the runtime keeps it), an object merged member by member, anything else as sent.
- */
-/**
  * Whether `actual` holds an `expected` null (sent, or a default) by leaving the optional field `f` out: an open answer
  * (an imported schema without additionalProperties: false) may leave out a member it does not require (FastAPI's
  * response_model_exclude_none=True drops every null; JSON Schema allows both).

@@ -193,7 +193,6 @@ function currentVersion(model: ServiceModel): VersionNaming | undefined {
   return { kind: p.kind, name: p.kind === 'media_type' ? p.template : p.name, value: String(v.current) };
 }
 
-/** The query parameters that carry API keys (`in: query`). */
 /**
  * Whether the spec declares Retry-After on a 429: a required header of every error answer or of a 429 code, or a
  * declared rate budget (the format's service answers its 429 with one).
@@ -205,6 +204,7 @@ export function declaresRetryAfter(model: ServiceModel): boolean {
   return errors !== undefined && errors.codes.some((c) => isStatusIn(429, c.status, c.statusRange) && [...errors.headers, ...c.headers].some(retry));
 }
 
+/** The query parameters that carry API keys (`in: query`). */
 function queryCredentials(model: ServiceModel): string[] {
   return (model.authentication?.schemes ?? [])
     .filter((s) => s.type === 'api_key' && s.in === 'query' && s.credentialName !== undefined)
@@ -254,7 +254,7 @@ export async function testService(model: ServiceModel, options: TestOptions): Pr
   client.onAnswer = (req, res) => judge.see(req, res);
   // A 429 the run meets is waited out and sent again, the answer under test being the one after it; where the spec
   // declares Retry-After on a 429, the 429 itself is judged as every error answer is (its declared headers, media
-  // type and body), so one without Retry-After is no longer let through by the wait (docs/testing.md, round 11).
+  // type and body): else the wait would let one without Retry-After through.
   if (declaresRetryAfter(model)) client.onThrottled = (req, res) => judge.see(req, res);
   client.routeKey = (req) => judge.routeKey(req);
 

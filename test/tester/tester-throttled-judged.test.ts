@@ -1,8 +1,7 @@
 // A 429 a default run meets is waited out (its Retry-After, else 1 s) and the request sent again: a rate limit paces
-// the tester, it is not the answer under test. Until round 11 (docs/testing.md, "Round 11") no check saw that 429 at
-// all, so a service answering it without the Retry-After its spec declares passed a default run (round 10's and 11's
-// `retry-after-missing`). Where the spec declares Retry-After on a 429, the 429 is now judged as every error answer
-// is; where it declares none, a 429 still only paces the run.
+// the tester, it is not the answer under test. Where the spec declares Retry-After on a 429, the 429 is judged as
+// every error answer is, so a service answering it without the Retry-After its spec declares fails a default run
+// (the `retry-after-missing` fault); where it declares none, a 429 only paces the run.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
