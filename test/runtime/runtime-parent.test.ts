@@ -31,6 +31,11 @@ it("the storage keeps the parent's identifier in a hidden column referring to th
     'Comment newly has a parent; its stored objects name none',
     'Note newly has a parent; its stored objects name none',
   ]);
+  // Removing `parent` is refused too, and said so: `$parent` is no field.
+  expect(diffStoragePlans(after, older).refusals.map((r) => r.reason)).toEqual([
+    'Comment no longer has a parent; its stored objects name one',
+    'Note no longer has a parent; its stored objects name one',
+  ]);
 });
 
 // Another parent: the stored objects name the old parent's objects, which a rebuild cannot tell from the new one's of

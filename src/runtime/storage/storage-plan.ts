@@ -214,7 +214,10 @@ export function diffStoragePlans(
       const nc = t.columns.find((c) => c.name === oc.name);
       if (!nc) {
         if (oc.absentOf !== undefined) continue; // its field's own column is refused, or it is kept (withKeptColumns)
-        refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
+        // The parent's hidden column is no field: the resource lost its `parent`, and its objects would lose theirs.
+        if (oc.name === PARENT_COLUMN)
+          refusals.push({ table: t.name, column: oc.name, reason: `${t.name} no longer has a parent; its stored objects name one` });
+        else refusals.push({ table: t.name, column: oc.name, reason: `field ${t.name}.${oc.name} was removed; its column holds data` });
         continue;
       }
       // Another parent: each stored object names one of the old parent's objects, which no rebuild can tell apart from
