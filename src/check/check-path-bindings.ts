@@ -8,6 +8,7 @@ import {
   BINDING_ACTIONS,
   bindsOneObject,
   getFieldAt,
+  getParentAddressSource,
   getParentBinding,
   getParentResource,
   isNestedPath,
@@ -268,5 +269,39 @@ export function checkParents(model: ServiceModel, report: Report): void {
       if (o.action === 'replace' && o.upsert)
         report('parent-invalid', { resource: r.name, parent: p.name, detail: `cannot be set by operation ${o.id}, a replace that creates (upsert)` }, pointer);
     }
+    checkParentAddresses(model, r, p, report);
+  }
+}
+
+/**
+ * A resource under a parent whose address (its first read's path) names the parent by a field other than its
+ * identifier (`Article.slug`): an operation whose path does not bind that same field answers no address there (a
+ * create no Location, an answer no `generated: address` field), as the runtime reads no parent per answer to find it.
+ */
+function checkParentAddresses(model: ServiceModel, r: ResourceModel, p: ResourceModel, report: Report): void {
+  const operations = (model.endpoints?.operations ?? []).filter((o) => o.resource === r.name);
+  const read = operations.find((o) => o.action === 'read');
+  if (!read) return;
+  const address = r.fields.find((f) => f.generated === 'address');
+  for (const o of operations) {
+    const source = getParentAddressSource(model, r, read, o);
+    if (!source || source.column !== undefined || source.param !== undefined) continue;
+    const location = o.action === 'create' && o.location !== false;
+    const field = address !== undefined && o.action !== 'delete' && o.action !== 'custom';
+    if (!location && !field) continue;
+    const lost = [location ? 'no Location' : undefined, field ? `no \`${address!.name}\`` : undefined].filter((x) => x !== undefined).join(' and ');
+    report(
+      'parent-address-unfilled',
+      {
+        operation: o.id,
+        resource: r.name,
+        read: read.id,
+        parent: p.name,
+        field: getParentBinding(read)!.field,
+        lost,
+        identifier: `${p.name}.${p.identifier!}`,
+      },
+      o.pointer,
+    );
   }
 }

@@ -115,6 +115,11 @@ export const DIAGNOSTICS = {
     message:
       'operation `{operation}` creates a `{resource}`, which belongs to a `{parent}`, but binds no path parameter to a field of it (`{parent}.<field>` in `bind`)',
   },
+  'parent-address-unfilled': {
+    severity: 'warning',
+    message:
+      'operation `{operation}` answers a {resource}, whose address (the path of read `{read}`) names its {parent} by `{field}`, which its path does not give: it answers {lost}. Bind the same `{field}`, or the read to `{identifier}`',
+  },
   'missing-path-parameter': { severity: 'error', message: 'operation `{operation}` ({action}) needs the identifier in its path, e.g. `{example}`' },
   'invalid-path': { severity: 'error', message: 'operation `{operation}`: path `{path}` {detail}' },
   'action-needs-resource': { severity: 'error', message: 'operation `{operation}` has action {action}, which needs `resource`' },

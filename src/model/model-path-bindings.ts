@@ -201,3 +201,25 @@ export function getResolvedParentBinding(
   if (!byIdentifier && f.unique !== true) return undefined;
   return { param: b.param, resource: parent, field: f, byIdentifier };
 }
+
+/**
+ * Where the parent's parameter of a resource's address (its read's path, `bind: { slug: Article.slug }`) comes from
+ * when operation `o` answers (a create's Location, a `generated: address` field): `column` where the read binds the
+ * parent's identifier (the row's PARENT_COLUMN); `param` where it binds another field of the parent and `o`'s path
+ * binds the same `Parent.field` (under whatever name); neither where nothing `o` is given holds it (a flat
+ * `GET /comments`, a create naming the parent by another field), and then there is no address, never an empty
+ * segment (check: parent-address-unfilled). Undefined where the read binds no parent.
+ */
+export function getParentAddressSource(
+  model: { resources: readonly ResourceModel[] },
+  resource: ResourceModel,
+  read: OperationModel,
+  o: OperationModel,
+): { readParam: string; column?: string; param?: string } | undefined {
+  const b = getParentBinding(read);
+  if (!b?.parent) return undefined;
+  const resolved = getResolvedParentBinding(model, resource, read);
+  if (resolved?.byIdentifier) return { readParam: b.param, column: PARENT_COLUMN };
+  const own = o.bindings?.find((x) => x.parent?.resource === b.parent!.resource && x.parent.field === b.parent!.field);
+  return own ? { readParam: b.param, param: own.param } : { readParam: b.param };
+}

@@ -6,6 +6,7 @@
 // (SQLite, or PostgreSQL with SERVICESPEC_TEST_DB=postgres), fast paths on and off.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getCreateLocation, getOperationRoute } from '../../src/model/model-routes.js';
 import { compileSpecText } from '../../src/program.js';
 import { diffStoragePlans, getStoragePlan } from '../../src/runtime/storage/storage-plan.js';
 import { loadModel, startService, type Running } from './helpers.js';
@@ -16,6 +17,21 @@ const NONE = '0190a0b0-0000-7000-8000-0000000000ff';
 const KEYED = compileSpecText(
   readFileSync(SPEC, 'utf8').replace('endpoints:\n  operations:', 'endpoints:\n  idempotency: { header: Idempotency-Key, retention: 1h }\n  operations:'),
 ).checked!;
+
+// With self addresses (`generated: address`), a create naming the article's slug under another parameter name than
+// the read's, one naming the article by its identifier, and a flat list of notes.
+const ADDRESSED_TEXT = readFileSync(SPEC, 'utf8')
+  .replace(
+    '      body: { type: string, minLength: 1 }\n',
+    '      body: { type: string, minLength: 1 }\n      url: { type: string, readOnly: true, generated: address }\n',
+  )
+  .replace('      text: { type: string }\n', '      text: { type: string }\n      url: { type: string, readOnly: true, generated: address }\n')
+  .replace(
+    "createComment: { method: POST, path: '/articles/{slug}/comments', action: create, resource: Comment, bind: { slug: Article.slug } }",
+    "createComment: { method: POST, path: '/articles/{article}/comments', action: create, resource: Comment, bind: { article: Article.slug } }\n" +
+      "    createCommentById: { method: POST, path: '/articles-by-id/{articleId}/comments', action: create, resource: Comment, bind: { articleId: Article.id } }\n" +
+      '    listAllNotes: { method: GET, path: /notes, action: list, resource: Note }',
+  );
 
 it("the storage keeps the parent's identifier in a hidden column referring to the parent; migrate refuses to add it over stored objects", () => {
   const after = getStoragePlan(loadModel(SPEC));
@@ -177,3 +193,69 @@ for (const fastPaths of [true, false]) {
     });
   });
 }
+
+for (const fastPaths of [true, false]) {
+  describe(`addresses of resources under a parent (runtime, fast paths ${fastPaths ? 'on' : 'off'})`, () => {
+    let s: Running;
+    beforeAll(async () => {
+      s = await startService(compileSpecText(ADDRESSED_TEXT).checked!, { fastPaths });
+      expect((await s.call('POST', '/articles', { slug: 'first', title: 'First' })).status).toBe(201);
+    });
+    afterAll(async () => s?.close());
+
+    it("a create naming the article's slug under another parameter name fills the read's by binding: Location and address", async () => {
+      const r = await s.call('POST', '/articles/first/comments', { body: 'hello' });
+      expect(r.status).toBe(201);
+      expect(r.headers.get('location')).toBe(`/articles/first/comments/${r.body.id}`);
+      expect(r.body.url).toBe(`/articles/first/comments/${r.body.id}`);
+      const read = await s.call('GET', `/articles/first/comments/${r.body.id}`);
+      expect(read.body.url).toBe(`/articles/first/comments/${r.body.id}`);
+      const listed = await s.call('GET', '/articles/first/comments');
+      expect(listed.body.items.map((c: { url: string }) => c.url)).toContain(`/articles/first/comments/${r.body.id}`);
+    });
+
+    it('where nothing the request gives holds the slug (a flat list, a create by the identifier): no address and no Location, never an empty segment', async () => {
+      const article = (await s.call('GET', '/articles/first')).body;
+      const byId = await s.call('POST', `/articles-by-id/${article.id}/comments`, { body: 'by id' });
+      expect(byId.status).toBe(201);
+      expect(byId.headers.get('location')).toBeNull();
+      expect(byId.body).toEqual({ id: byId.body.id, body: 'by id' });
+      const all = await s.call('GET', '/comments');
+      expect(all.status).toBe(200);
+      expect(all.body.items.length).toBeGreaterThan(0);
+      expect(JSON.stringify(all.body)).not.toContain('//');
+      for (const c of all.body.items) expect(c).not.toHaveProperty('url');
+    });
+
+    it("a read binding the parent's identifier takes it from the stored object: addresses listed flat name the board", async () => {
+      const board = (await s.call('POST', '/boards', { name: 'b' })).body.id as string;
+      const n = await s.call('POST', `/boards/${board}/notes`, { text: 't' });
+      expect(n.headers.get('location')).toBe(`/boards/${board}/notes/${n.body.id}`);
+      expect(n.body.url).toBe(`/boards/${board}/notes/${n.body.id}`);
+      const all = await s.call('GET', '/notes');
+      expect(all.body.items).toContainEqual({ id: n.body.id, text: 't', url: `/boards/${board}/notes/${n.body.id}` });
+    });
+  });
+}
+
+it('check warns where an answer cannot carry the address of a resource under a parent (parent-address-unfilled)', () => {
+  const warnings = compileSpecText(ADDRESSED_TEXT).diagnostics.filter((d) => d.code === 'parent-address-unfilled');
+  expect(warnings.map((d) => [d.severity, d.pointer, d.message])).toEqual([
+    [
+      'warning',
+      '/endpoints/operations/createCommentById',
+      'operation `createCommentById` answers a Comment, whose address (the path of read `getComment`) names its Article by `Article.slug`, which its path does not give: it answers no Location and no `url`. Bind the same `Article.slug`, or the read to `Article.id`',
+    ],
+    [
+      'warning',
+      '/endpoints/operations/listAllComments',
+      'operation `listAllComments` answers a Comment, whose address (the path of read `getComment`) names its Article by `Article.slug`, which its path does not give: it answers no `url`. Bind the same `Article.slug`, or the read to `Article.id`',
+    ],
+  ]);
+  // The export and the tester are told the same (getCreateLocation): no Location where the create's path lacks the slug.
+  const model = compileSpecText(ADDRESSED_TEXT).checked!;
+  expect(getCreateLocation(model, getOperationRoute(model, 'createCommentById')!)).toBeUndefined();
+  expect(getCreateLocation(model, getOperationRoute(model, 'createComment')!)).toBe('/articles/{slug}/comments/{id}');
+  // The fixture has no address and every create names the slug: nothing to say.
+  expect(compileSpecText(readFileSync(SPEC, 'utf8')).diagnostics.filter((d) => d.code === 'parent-address-unfilled')).toEqual([]);
+});

@@ -47,6 +47,7 @@ import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
   getPathColumn,
+  getParentAddressSource,
   getParentBinding,
   getParentRefBindings,
   getParentResource,
@@ -108,28 +109,63 @@ function boundColumn(resource: ResourceModel, path: string | undefined): string 
   return path === undefined ? undefined : getPathColumn(resource, path);
 }
 
+/** Where one of the read's path parameters is filled from: a column of the object, or a parameter of the answering request. */
+type AddressSource = { column: string } | { param: string };
+
 /**
  * The Location of a created object: the read operation's path under the create's prefix (its version segment,
- * say), the identifier in the read's first path parameter and the create's own parameters in the others.
+ * say), each of the read's parameters filled from where sourceOf says (undefined: the request's parameter of the same
+ * name, a version prefix; null: nothing holds it). Undefined when some parameter has no source: no address rather
+ * than an empty segment.
  */
 function createLocation(
   route: OperationRoute,
   readPath: string,
-  fieldOf: (param: string) => string | undefined,
-): (created: Row, params: Readonly<Record<string, string>>) => string | undefined {
+  sourceOf: (param: string) => AddressSource | null | undefined,
+): ((created: Row, params: Readonly<Record<string, string>>) => string | undefined) | undefined {
   const template = `${route.path.slice(0, route.path.length - route.operation.path.length)}${readPath}`;
   const parts = template.split(/\{([^{}]*)\}/);
-  // Each of the read's parameters is filled from the created object's field it names; the rest (a version prefix) from the request.
-  const fields = parts.map((p, i) => (i % 2 === 1 ? fieldOf(p) : undefined));
+  const sources: (AddressSource | undefined)[] = [];
+  for (let i = 1; i < parts.length; i += 2) {
+    const source = sourceOf(parts[i]!);
+    if (source === null) return undefined;
+    sources[i] = source ?? { param: parts[i]! };
+  }
   return (created, params) => {
     let out = parts[0]!;
     for (let i = 1; i < parts.length; i += 2) {
-      const field = fields[i];
-      // A bound field the object does not hold (an optional one): no path names it, so no Location.
-      if (field !== undefined && (created[field] === undefined || created[field] === null)) return undefined;
-      out += encodeURIComponent(field !== undefined ? String(created[field]) : (params[parts[i]!] ?? '')) + parts[i + 1]!;
+      const source = sources[i]!;
+      // A bound field the object does not hold (an optional one), or a parameter the request lacks: no path names it, so no Location.
+      const value = 'column' in source ? created[source.column] : params[source.param];
+      if (value === undefined || value === null || value === '') return undefined;
+      out += encodeURIComponent(String(value)) + parts[i + 1]!;
     }
     return out;
+  };
+}
+
+/**
+ * Where each of the read's parameters is filled from, for an answer of operation `o`: the field it binds; the
+ * parent's, by binding (getParentAddressSource: the row's parent column, or `o`'s parameter naming the same
+ * `Parent.field`, else null); without `bind`, the identifier in the first.
+ */
+function readParamSource(
+  model: ServiceModel,
+  resource: ResourceModel,
+  read: OperationModel,
+  o: OperationModel,
+  idName: string | undefined,
+): (param: string) => AddressSource | null | undefined {
+  const parent = getParentAddressSource(model, resource, read, o);
+  return (p) => {
+    if (parent && p === parent.readParam)
+      return parent.column !== undefined ? { column: parent.column } : parent.param !== undefined ? { param: parent.param } : null;
+    const column = read.bindings
+      ? boundColumn(resource, read.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
+      : p === read.pathParams[0]
+        ? idName
+        : undefined;
+    return column !== undefined ? { column } : undefined;
   };
 }
 
@@ -144,15 +180,10 @@ export function createAddresser(model: ServiceModel, route: OperationRoute, reso
   if (fields.length === 0) return undefined;
   const read = getModelIndex(model).readOf.get(resource.name);
   if (!read) return undefined;
-  const idName = resource.identifier;
   // The read's path under this route's own prefix; each of the read's parameters filled from the field it binds.
-  const locate = createLocation(route, read.path, (p) =>
-    read.bindings
-      ? boundColumn(resource, read.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
-      : p === read.pathParams[0]
-        ? idName
-        : undefined,
-  );
+  const locate = createLocation(route, read.path, readParamSource(model, resource, read, route.operation, resource.identifier));
+  // A parent this route's answers cannot name (parent-address-unfilled): no address at all.
+  if (!locate) return undefined;
   return (row, request) => {
     const path = locate(row, request.params as Readonly<Record<string, string>>);
     if (path === undefined) return row;
@@ -757,7 +788,7 @@ function createUpsert(
   // `location: false`: the spec says its 201 answers no Location (an imported document's that declares none).
   const locationOf =
     op.location !== false && readRoute && !readRoute.bindings
-      ? createLocation(route, readRoute.path, (p) => (p === readRoute.pathParams[0] ? idField.name : undefined))
+      ? createLocation(route, readRoute.path, (p) => (p === readRoute.pathParams[0] ? { column: idField.name } : undefined))
       : undefined;
   return {
     status: getDefaultSuccessStatus('create', true),
@@ -834,13 +865,7 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
       // `location: false`: the create answers no Location (getCreateLocation says the same to the export and the tester).
       const locationOf =
         op.location !== false && readRoute && (idField || readRoute.bindings)
-          ? createLocation(route, readRoute.path, (p) =>
-              readRoute.bindings
-                ? boundColumn(resource, readRoute.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
-                : p === readRoute.pathParams[0]
-                  ? idField?.name
-                  : undefined,
-            )
+          ? createLocation(route, readRoute.path, readParamSource(model, resource, readRoute, op, idField?.name))
           : undefined;
       // A create whose path binds fields (\`bind\`): the path's values are the body's, and a body value must agree.
       const pathValues = createPathValues(model, resource, op, compile, 'scope');
