@@ -10,6 +10,7 @@ import { generateClient } from '../../src/export/export-client.js';
 import { exportJsonSchemas } from '../../src/export/export-json-schema.js';
 import { exportOpenApi } from '../../src/export/export-openapi.js';
 import { importOpenApiDocument } from '../../src/import/import-openapi.js';
+import { getVersionDocumentModel } from '../../src/model/model-served-versions.js';
 import { compileSpecText } from '../../src/program.js';
 import { renderConsole } from '../../src/render/render-console.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
@@ -48,6 +49,19 @@ const ENVELOPE = spec(`, answer_fields: ${SUMMARY}, paging: { style: offset, ite
 const ARRAY = spec(`, answer_fields: [slug, title], paging: { style: page, body: array }`);
 const WHOLE = spec(', paging: { style: offset, items: articles, total: articlesCount }');
 
+// An older version (1.0.0) called Article.title `headline`: its list answers the summary under that name.
+const VERSIONED = `${spec(`, answer_fields: [slug, title, createdAt], paging: { style: offset, items: articles }`)}
+versioning:
+  scheme: semver
+  current: 2.0.0
+  placement: { query: api_version }
+  default: current
+  supported:
+    - version: 1.0.0
+      changes:
+        - rename_field: { resource: Article, from: headline, to: title }
+`;
+
 const made = { slug: 'a', title: 'T', description: 'D', body: 'B'.repeat(50), tagList: ['x'], note: null, password: 'secret' };
 
 for (const fastPaths of [true, false]) {
@@ -55,8 +69,10 @@ for (const fastPaths of [true, false]) {
     let s: Running;
     let bare: Running;
     let whole: Running;
+    let versioned: Running;
     beforeAll(async () => {
       s = await startService(checkedModel(ENVELOPE), { fastPaths });
+      versioned = await startService(checkedModel(VERSIONED), { fastPaths });
       bare = await startService(checkedModel(ARRAY), { fastPaths });
       whole = await startService(checkedModel(WHOLE), { fastPaths });
     });
@@ -64,6 +80,7 @@ for (const fastPaths of [true, false]) {
       await s?.close();
       await bare?.close();
       await whole?.close();
+      await versioned?.close();
     });
 
     it('each object of the page carries the listed fields only; a read answers the whole object', async () => {
@@ -92,6 +109,18 @@ for (const fastPaths of [true, false]) {
       expect((await bare.call('GET', '/articles')).body).toEqual([{ slug: 'a', title: 'T' }]);
       const all = (await whole.call('GET', '/articles')).body.articles as Record<string, unknown>[];
       expect(Object.keys(all[0]!)).toEqual(['slug', 'title', 'description', 'body', 'tagList', 'createdAt', 'favorited', 'note']);
+    });
+
+    it("an older version's list answers the same summary under that version's names", async () => {
+      expect((await versioned.call('POST', '/articles?api_version=1.0.0', { ...made, title: undefined, headline: 'Old' })).status).toBe(201);
+      const createdAt = (await versioned.call('GET', '/articles/a')).body.createdAt as string;
+      expect((await versioned.call('GET', '/articles')).body).toEqual({ articles: [{ slug: 'a', title: 'Old', createdAt }] });
+      expect((await versioned.call('GET', '/articles?api_version=1.0.0')).body).toEqual({ articles: [{ slug: 'a', headline: 'Old', createdAt }] });
+      // The export of that version (`export openapi --api-version 1.0.0`) says the same list item.
+      const old = exportOpenApi(getVersionDocumentModel(checkedModel(VERSIONED), '1.0.0')!).document as {
+        components: { schemas: Record<string, Record<string, unknown>> };
+      };
+      expect(Object.keys(old.components.schemas.ArticleListItem!.properties as object)).toEqual(['slug', 'headline', 'createdAt']);
     });
   });
 }
