@@ -507,6 +507,26 @@ export async function tieField(ctx: TestContext, resource: ResourceModel, field:
   }
 }
 
+/** Whether the list's items carry `field`: every field, but for a list that answers some (answer_fields). */
+function isListAnswered(route: OperationRoute, field: string): boolean {
+  return route.operation.answerFields === undefined || route.operation.answerFields.includes(field);
+}
+
+/**
+ * How the value of `field` of a listed item is read: the item's own; for a field the list does not answer
+ * (answer_fields: a list may be filtered and sorted by it all the same), the value the object holds as the run last
+ * saw it whole (its pool, by key), undefined for an object the run has not seen.
+ */
+function createFieldReader(ctx: TestContext, route: OperationRoute, field: string): (x: Record<string, unknown>) => unknown {
+  const resource = route.resource;
+  if (isListAnswered(route, field) || !resource) return (x) => x[field];
+  return (x) => {
+    const key = JSON.stringify(objectKey(resource, x));
+    if (key === undefined) return undefined;
+    return ctx.pool.get(resource.name)?.find((y) => JSON.stringify(objectKey(resource, y)) === key)?.[field];
+  };
+}
+
 /** A failure when the items of one sort's pages are not in its order (`-field` descending), else undefined. */
 export function checkSortOrder(
   ctx: TestContext,
@@ -517,7 +537,8 @@ export function checkSortOrder(
   pages: { req: TestRequest; count: number }[],
 ): Failure | undefined {
   const field = sort.replace(/^-/, '');
-  const values = seen.map((x) => x[field]);
+  const valueOf = createFieldReader(ctx, route, field);
+  const values = seen.map(valueOf);
   // A time is in order as an instant or as its text (a service sorting the text it stores): 05:00Z is before
   // 06:00Z however either is written (`10:00+05:00`), and no service is failed for either.
   const instant = route.resource && getField(route.resource, field)?.type === 'datetime' ? (x: string) => Date.parse(x) : undefined;
@@ -553,17 +574,26 @@ export async function checkListFilters(
   const sizeParam = getPageSizeParam(route);
   const size = getLargestPageSize(ctx, o);
   for (const name of o.filter) {
+    // A field the list does not answer (answer_fields) is read from the objects as the run saw them whole; an item
+    // the run never saw tells nothing of it, so is never the wrong one.
+    const valueOf = createFieldReader(ctx, route, name);
+    const answered = isListAnswered(route, name);
+    const whole = answered ? listed : listed.map((x) => ({ ...x, [name]: valueOf(x) }));
+    const isOff = (x: Record<string, unknown>, v: string): boolean => {
+      const got = valueOf(x);
+      return (answered || got !== undefined) && String(got) !== v;
+    };
     // The value most objects listed hold: made three at least (tieField) where a create writes the field, so that
     // the filtered list, paged two at a time, has a next page whose address must keep the filter.
-    const held = listed.filter((x) => x[name] !== undefined && x[name] !== null);
+    const held = whole.filter((x) => x[name] !== undefined && x[name] !== null);
     const counts = new Map<string, number>();
     for (const x of held) counts.set(JSON.stringify(x[name]), (counts.get(JSON.stringify(x[name])) ?? 0) + 1);
     const most = Math.max(0, ...counts.values());
     const sample = held.find((x) => counts.get(JSON.stringify(x[name])) === most);
     if (!sample) continue;
     const value = String(sample[name]);
-    await varyField(ctx, route.resource!, name, listed);
-    await tieField(ctx, route.resource!, name, listed);
+    await varyField(ctx, route.resource!, name, whole);
+    await tieField(ctx, route.resource!, name, whole);
     const req: TestRequest = {
       method: 'GET',
       path: ctx.pathOf(route, undefined, { [name]: value, ...(sizeParam !== undefined ? { [sizeParam]: String(size) } : {}) }),
@@ -572,8 +602,8 @@ export async function checkListFilters(
     const res = await ctx.send(route, req);
     const items = res.status === 200 ? (getPageItems(route, res.body) as Record<string, unknown>[] | undefined) : undefined;
     if (!items) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res);
-    const wrong = items.find((x) => String(x[name]) !== value);
-    if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(wrong[name])}`);
+    const wrong = items.find((x) => isOff(x, value));
+    if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(valueOf(wrong))}`);
     if (items.length < size && !items.some((x) => JSON.stringify(objectKey(route.resource, x)) === JSON.stringify(objectKey(route.resource, sample))))
       return ctx.failure(o.id, `the matching object in a page filtered by ${name}`, o.pointer, req, `${describe(res).slice(0, 200)}`);
     // A value of the field's closed set (an enum's, a state's, a boolean's) that no object listed holds: the answer
@@ -589,8 +619,8 @@ export async function checkListFilters(
       const res3 = await ctx.send(route, r3);
       const got = res3.status === 200 ? (getPageItems(route, res3.body) as Record<string, unknown>[] | undefined) : undefined;
       if (!got) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, r3, res3);
-      const off = got.find((x) => String(x[name]) !== String(absent));
-      if (off) return ctx.failure(o.id, `only items with ${name} = ${String(absent)}`, o.pointer, r3, `an item with ${name} = ${JSON.stringify(off[name])}`);
+      const off = got.find((x) => isOff(x, String(absent)));
+      if (off) return ctx.failure(o.id, `only items with ${name} = ${String(absent)}`, o.pointer, r3, `an item with ${name} = ${JSON.stringify(valueOf(off))}`);
     }
     // A page that holds every match: a declared total counts the matches, not every object.
     const p = pagingOf(route);
@@ -608,14 +638,14 @@ export async function checkListFilters(
         const res2 = await ctx.send(route, r2);
         const got = res2.status === 200 ? (getPageItems(route, res2.body) as Record<string, unknown>[] | undefined) : undefined;
         if (!got) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, r2, res2);
-        const off = got.find((x) => String(x[name]) !== value);
+        const off = got.find((x) => isOff(x, value));
         if (off)
           return ctx.failure(
             o.id,
             `only items with ${name} = ${value}, on every page`,
             o.pointer,
             r2,
-            `page ${page + 1} (2 a page) holds an item with ${name} = ${JSON.stringify(off[name])}`,
+            `page ${page + 1} (2 a page) holds an item with ${name} = ${JSON.stringify(valueOf(off))}`,
           );
         if (told)
           for (const x of got) {

@@ -16,6 +16,7 @@ import { renderConsole } from '../../src/render/render-console.js';
 import { renderMarkdown } from '../../src/render/render-markdown.js';
 import { testService } from '../../src/tester/tester-run.js';
 import { checkedModel, PLAIN_ERRORS } from '../support/specs.js';
+import { startProxy } from '../tester/mutant-proxy.js';
 import { startService, type Running } from './helpers.js';
 
 const SUMMARY = '[slug, title, description, tagList, createdAt, favorited, note]';
@@ -279,4 +280,29 @@ describe('the contract tester and a list answering some of the fields', () => {
     expect(shape, JSON.stringify(f)).toBeDefined();
     expect(shape!.failure!.actual).toContain("must have required property 'title'");
   }, 60_000);
+
+  it('a filter or a sort on a field the list does not answer is judged by the objects the run made', async () => {
+    const hidden = spec(`, answer_fields: [slug, title], filter: [description], sort: [description], paging: { style: offset, items: articles }`);
+    const s = await startService(checkedModel(hidden));
+    const run = async (drop?: string) => {
+      const p = drop
+        ? await startProxy(s.url, {
+            request: (r) => ({ ...r, path: r.path.replace(new RegExp(`([?&])${drop}=[^&]*&?`), '$1').replace(/[?&]$/, '') }),
+          })
+        : undefined;
+      try {
+        const report = await testService(checkedModel(hidden), { baseUrl: p?.url ?? s.url, seed: 1, only: ['endpoints'] });
+        return report.results.filter((r) => r.outcome === 'failed').map((r) => `${r.check}: ${r.failure!.expected}`);
+      } finally {
+        await p?.close();
+      }
+    };
+    try {
+      expect(await run()).toEqual([]);
+      expect(await run('description')).toContainEqual(expect.stringMatching(/only items with description = /));
+      expect(await run('sort')).toContainEqual(expect.stringMatching(/items ordered by -?description/));
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
 });
