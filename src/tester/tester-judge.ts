@@ -1,7 +1,7 @@
 import { lifecycleHeaderMismatch } from './tester-checks-versions.js';
 import { createMediaTypeReader, isJsonMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import { DEFAULT_PAGING, getFirstPage, getPagingParamName, isIntegerPageMember, isStatusIn, PROBLEM_MEDIA_TYPE } from '../model/model-defaults.js';
-import { isSuccessAnswer, getErrorCodes, getRoutes, LIST_PARAMS, type OperationRoute, type Route } from '../model/model-routes.js';
+import { isSuccessAnswer, getErrorCodes, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import { getShapeSchema } from '../model/model-schemas.js';
 import { getBinding, getValueAt } from '../model/model-path-bindings.js';
 import type { OperationModel, PagingModel, ResourceModel } from '../model/model-types.js';
@@ -38,14 +38,21 @@ interface Verdict {
  * paging through at two a page does not show: no object twice, none missing. Styles offset and page only (a cursor may carry
  * the query itself, as Shopify's page_info does), and the query only: a service behind a proxy may name its own path.
  */
-function linkNextMismatch(ctx: TestContext, o: OperationModel, paging: Omit<PagingModel, 'declared'>, req: TestRequest, res: TestResponse): string | undefined {
+function linkNextMismatch(
+  ctx: TestContext,
+  route: OperationRoute,
+  paging: Omit<PagingModel, 'declared'>,
+  req: TestRequest,
+  res: TestResponse,
+): string | undefined {
+  const o = route.operation;
   if (paging.style !== 'offset' && paging.style !== 'page') return undefined;
   const link = nextLink(res);
   if (link === undefined) return undefined;
   const where = getPagePosition(ctx, paging, req);
-  // The parameters the list reads (its page size, sort, filters and declared query): one it does not read (the
-  // tester's own unknown-parameter probe) the service need not carry on.
-  const reads = new Set([where.sizeName, o.sortParam ?? LIST_PARAMS.sort, ...o.filter, ...(o.requiredFilters ?? []), ...o.query.map((q) => q.name)]);
+  // The parameters the list reads (its paging, sort, filters and declared query: its route's, the version's aside):
+  // one it does not read (the tester's own unknown-parameter probe) the service need not carry on.
+  const reads = new Set(route.query.filter((q) => q.kind !== 'version').map((q) => q.name));
   const asked = new URL(where.asked);
   for (const name of [...asked.searchParams.keys()]) if (!reads.has(name) && name !== where.position) asked.searchParams.delete(name);
   let at: URL;
@@ -263,7 +270,7 @@ export function responseMismatch(ctx: TestContext, route: OperationRoute, req: T
       if (typeof problem === 'string') return problem;
     }
     if (paging.link) {
-      const link = linkNextMismatch(ctx, o, paging, req, res);
+      const link = linkNextMismatch(ctx, route, paging, req, res);
       if (link !== undefined) return link;
     }
     for (const item of items) {
