@@ -8,13 +8,12 @@ import {
   BINDING_ACTIONS,
   bindsOneObject,
   getFieldAt,
-  getParentAddressSource,
-  getParentBinding,
-  getParentResource,
+  getParentAddressSources,
+  getParentChain,
   isNestedPath,
 } from '../model/model-path-bindings.js';
 import { isWritable } from '../model/model-schemas.js';
-import type { FieldModel, ResourceModel, ServiceModel } from '../model/model-types.js';
+import type { FieldModel, OperationModel, ResourceModel, ServiceModel } from '../model/model-types.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import type { DiagnosticCode, DiagnosticParams } from '../diagnostics/diagnostics-catalogue.js';
 import { suggestion } from '../diagnostics/diagnostics-suggest.js';
@@ -32,7 +31,7 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
     if (!resource) continue; // unknown-resource says so
     const at = { operation: o.id };
     const resolved: { path: string }[] = [];
-    let parentBound = false;
+    let parentsBound = 0;
     const seen = new Map<string, string>();
     for (const b of o.bindings) {
       if (!o.pathParams.includes(b.param)) {
@@ -40,13 +39,13 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         continue;
       }
       if (b.parent) {
-        // One parameter names the parent; a second would go unread (the parent is found by the first).
-        const first = o.bindings.find((x) => x.parent !== undefined);
+        // One parameter names each parent; a second would go unread (the parent is found by the first).
+        const first = o.bindings.find((x) => x.parent?.resource === b.parent!.resource);
         if (first !== b) {
           report('parent-binding-twice', { ...at, param: b.param, first: first!.param, parent: b.parent.resource }, b.pointer);
           continue;
         }
-        if (checkParentBinding(model, resource, o.id, b.param, b.parent, b.pointer, report)) parentBound = true;
+        if (checkParentBinding(model, resource, o.id, b.param, b.parent, b.pointer, report)) parentsBound++;
         continue;
       }
       const f = getFieldAt(resource, b.field);
@@ -105,8 +104,9 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
       }
       resolved.push({ path: b.field });
     }
+    checkParentGap(model, resource, o, report);
     // Only when every binding resolved: an unresolved one is reported above, and would make this one noise.
-    if (ADDRESSING_ACTIONS.has(o.action) && resolved.length + (parentBound ? 1 : 0) === o.bindings.length && !bindsOneObject(resource, resolved)) {
+    if (ADDRESSING_ACTIONS.has(o.action) && resolved.length + parentsBound === o.bindings.length && !bindsOneObject(resource, resolved)) {
       const keys = [
         ...resource.fields.filter((f) => f.name === resource.identifier || f.unique).map((f) => f.name),
         ...(resource.uniqueKeys ?? []).map((k) => (k.length === 1 ? k[0]! : `(${k.join(', ')})`)),
@@ -179,20 +179,49 @@ export function checkUniqueKeys(model: ServiceModel, report: Report): void {
 }
 
 /**
- * A binding naming a field of the resource's parent (`slug: Article.slug`): the parent resolves and the field is its
- * identifier or a unique field (one parent per value). Whether it resolved.
+ * The parents an operation's path names are its resource's own and each one above it, without a gap: an Owner is
+ * found first, then the Pet under it, then the Visit under the Pet; a path naming the Owner and not the Pet could
+ * not say which of the Owner's pets the visits are under (`/owners/{ownerId}/visits`).
+ */
+function checkParentGap(model: ServiceModel, resource: ResourceModel, o: OperationModel, report: Report): void {
+  const chain = getParentChain(model, resource);
+  const bound = new Set((o.bindings ?? []).map((b) => b.parent?.level));
+  const outer = (o.bindings ?? []).filter((b) => b.parent !== undefined && b.parent.level > 1).sort((a, b) => a.parent!.level - b.parent!.level);
+  for (const b of outer) {
+    const gap = chain.findIndex((_, i) => i + 1 < b.parent!.level && !bound.has(i + 1));
+    if (gap < 0) continue;
+    report(
+      'parent-binding-gap',
+      {
+        operation: o.id,
+        param: b.param,
+        parent: b.parent!.resource,
+        resource: resource.name,
+        missing: chain[gap]!.name,
+        child: (gap === 0 ? resource : chain[gap - 1]!).name,
+      },
+      b.pointer,
+    );
+    return;
+  }
+}
+
+/**
+ * A binding naming a field of the resource's parent (`slug: Article.slug`), or of a parent further up
+ * (`ownerId: Owner.id`): the parent resolves and the field is its identifier or a unique field (one parent per
+ * value). Whether it resolved.
  */
 function checkParentBinding(
   model: ServiceModel,
   resource: ResourceModel,
   operation: string,
   param: string,
-  parent: { resource: string; field: string },
+  parent: { resource: string; field: string; level: number },
   pointer: string,
   report: Report,
 ): boolean {
-  const p = getParentResource(model, resource);
-  if (!p) return false; // resources.<name>.parent says why (checkParents)
+  const p = getParentChain(model, resource)[parent.level - 1];
+  if (p?.name !== parent.resource) return false; // resources.<name>.parent says why (checkParents)
   const f = getField(p, parent.field);
   if (!f) {
     const names = p.fields.map((x) => x.name);
@@ -219,9 +248,10 @@ function checkParentBinding(
 }
 
 /**
- * resources.<name>.parent (docs/format.md, "Resources under a parent"): a resource with an identifier, one level only
- * (a parent has no parent of its own; a resource is not its own), and every create of the child names its parent
- * through `bind` (else it could not store one); a replace that creates (`upsert`) cannot.
+ * resources.<name>.parent (docs/format.md, "Resources under a parent"): a resource with an identifier, which may have
+ * a parent of its own (a chain: a Visit under a Pet under an Owner) but never comes round to the resource again, and
+ * every create of the child names its own parent through `bind` (else it could not store one); a replace that
+ * creates (`upsert`) cannot.
  */
 export function checkParents(model: ServiceModel, report: Report): void {
   for (const r of model.resources) {
@@ -254,53 +284,49 @@ export function checkParents(model: ServiceModel, report: Report): void {
       report('parent-cycle', { resource: r.name, chain: [...chain, at.name].join(' → ') }, pointer);
       continue;
     }
-    if (p.parent !== undefined) {
-      report('parent-invalid', { resource: r.name, parent: p.name, detail: `has a parent of its own (${p.parent}); one level of parent is served` }, pointer);
-      continue;
-    }
     if (p.identifier === undefined || !getField(p, p.identifier)) {
       report('parent-invalid', { resource: r.name, parent: p.name, detail: 'has no identifier field, which the child would keep' }, pointer);
       continue;
     }
     for (const o of model.endpoints?.operations ?? []) {
       if (o.resource !== r.name) continue;
-      if (o.action === 'create' && getParentBinding(o) === undefined)
+      // A create naming only a parent further up is parent-binding-gap.
+      if (o.action === 'create' && !o.bindings?.some((b) => b.parent !== undefined))
         report('parent-binding-missing', { operation: o.id, resource: r.name, parent: p.name }, o.pointer);
       if (o.action === 'replace' && o.upsert)
         report('parent-invalid', { resource: r.name, parent: p.name, detail: `cannot be set by operation ${o.id}, a replace that creates (upsert)` }, pointer);
     }
-    checkParentAddresses(model, r, p, report);
+    checkParentAddresses(model, r, report);
   }
 }
 
 /**
- * A resource under a parent whose address (its first read's path) names the parent by a field other than its
- * identifier (`Article.slug`): an operation whose path does not bind that same field answers no address there (a
- * create no Location, an answer no `generated: address` field), as the runtime reads no parent per answer to find it.
+ * A resource under a parent whose address (its first read's path) names a parent by a field no object of the
+ * resource keeps: its own parent by a field other than its identifier (`Article.slug`), or a parent further up
+ * (`Owner.id` above a Visit's Pet). An operation whose path does not bind that same field answers no address there
+ * (a create no Location, an answer no `generated: address` field), as the runtime reads no parent per answer to find it.
  */
-function checkParentAddresses(model: ServiceModel, r: ResourceModel, p: ResourceModel, report: Report): void {
+function checkParentAddresses(model: ServiceModel, r: ResourceModel, report: Report): void {
   const operations = (model.endpoints?.operations ?? []).filter((o) => o.resource === r.name);
   const read = operations.find((o) => o.action === 'read');
   if (!read) return;
   const address = r.fields.find((f) => f.generated === 'address');
+  const chain = getParentChain(model, r);
   for (const o of operations) {
-    const source = getParentAddressSource(model, r, read, o);
-    if (!source || source.column !== undefined || source.param !== undefined) continue;
+    const source = getParentAddressSources(model, r, read, o).find((s) => s.column === undefined && s.param === undefined);
+    if (!source) continue;
     const location = o.action === 'create' && o.location !== false;
     const field = address !== undefined && o.action !== 'delete' && o.action !== 'custom';
     if (!location && !field) continue;
     const lost = [location ? 'no Location' : undefined, field ? `no \`${address!.name}\`` : undefined].filter((x) => x !== undefined).join(' and ');
+    const p = chain[source.level - 1];
+    const remedy =
+      source.level === 1
+        ? `, or the read to \`${source.parent}.${p?.identifier ?? 'id'}\``
+        : ` (a ${r.name} keeps only its own ${chain[0]?.name ?? 'parent'}, not its ${source.parent})`;
     report(
       'parent-address-unfilled',
-      {
-        operation: o.id,
-        resource: r.name,
-        read: read.id,
-        parent: p.name,
-        field: getParentBinding(read)!.field,
-        lost,
-        identifier: `${p.name}.${p.identifier!}`,
-      },
+      { operation: o.id, resource: r.name, read: read.id, parent: source.parent, field: source.field, lost, remedy },
       o.pointer,
     );
   }

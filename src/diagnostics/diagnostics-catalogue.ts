@@ -110,6 +110,11 @@ export const DIAGNOSTICS = {
     severity: 'error',
     message: 'operation `{operation}`: path parameter {{param}} names {parent} again, which {{first}} names already: one parameter names the parent',
   },
+  'parent-binding-gap': {
+    severity: 'error',
+    message:
+      'operation `{operation}`: path parameter {{param}} names {parent}, above the {missing} of resource `{resource}`, but no parameter names the {missing}: a {child} is found only under its own {missing}',
+  },
   'parent-binding-missing': {
     severity: 'error',
     message:
@@ -118,7 +123,7 @@ export const DIAGNOSTICS = {
   'parent-address-unfilled': {
     severity: 'warning',
     message:
-      'operation `{operation}` answers a {resource}, whose address (the path of read `{read}`) names its {parent} by `{field}`, which its path does not give: it answers {lost}. Bind the same `{field}`, or the read to `{identifier}`',
+      'operation `{operation}` answers a {resource}, whose address (the path of read `{read}`) names its {parent} by `{field}`, which its path does not give: it answers {lost}. Bind the same `{field}`{remedy}',
   },
   'missing-path-parameter': { severity: 'error', message: 'operation `{operation}` ({action}) needs the identifier in its path, e.g. `{example}`' },
   'invalid-path': { severity: 'error', message: 'operation `{operation}`: path `{path}` {detail}' },

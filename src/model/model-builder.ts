@@ -686,14 +686,22 @@ export function buildModel(doc: SpecDocument, file = '<input>'): ServiceModel {
 }
 
 /**
- * The parent a binding names (`Article.slug`, where the operation's resource says `parent: Article`): the part before
- * the first dot names the parent, the rest its field. A resource field of that name wins (then it is no parent's).
+ * The parent a binding names (`Article.slug`, where the operation's resource says `parent: Article`; `Owner.id` where
+ * its parent's parent is Owner): the part before the first dot names the parent or a resource further up the chain
+ * of `parent`s, the rest its field; `level` counts the steps up (1: the resource's own parent). A resource field of
+ * that name wins (then it is no parent's). A chain that loops is followed once round (check: parent-cycle).
  */
-function parentOf(doc: SpecDocument, resourceName: string | undefined, field: string): { resource: string; field: string } | undefined {
+function parentOf(doc: SpecDocument, resourceName: string | undefined, field: string): { resource: string; field: string; level: number } | undefined {
   const dot = field.indexOf('.');
   if (dot <= 0 || resourceName === undefined) return undefined;
   const r = doc.resources?.[resourceName];
   const head = field.slice(0, dot);
-  if (r?.parent !== head || Object.hasOwn(r.fields ?? {}, head)) return undefined;
-  return Object.freeze({ resource: head, field: field.slice(dot + 1) });
+  if (r === undefined || Object.hasOwn(r.fields ?? {}, head)) return undefined;
+  const seen = new Set([resourceName]);
+  let level = 1;
+  for (let at = r.parent; at !== undefined && !seen.has(at); at = doc.resources?.[at]?.parent, level++) {
+    if (at === head) return Object.freeze({ resource: head, field: field.slice(dot + 1), level });
+    seen.add(at);
+  }
+  return undefined;
 }

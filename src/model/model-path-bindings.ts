@@ -157,7 +157,7 @@ export function getParentRefBindings(resource: ResourceModel, o: OperationModel)
  */
 export const PARENT_COLUMN = '$parent';
 
-/** A binding naming a field of the resource's parent (`slug: Article.slug`), resolved. */
+/** A binding naming a field of the resource's parent (`slug: Article.slug`), or of one further up its chain, resolved. */
 export interface ResolvedParentBinding {
   param: string;
   /** The parent resource. */
@@ -166,11 +166,13 @@ export interface ResolvedParentBinding {
   field: FieldModel;
   /** Whether that field is the parent's identifier (found by key) rather than a unique field (found by a search). */
   byIdentifier: boolean;
+  /** The steps up from the operation's resource: 1 for its own parent, 2 for that parent's parent, … */
+  level: number;
 }
 
-/** The binding of an operation naming its resource's parent (`Article.slug`), as written; undefined for most. */
+/** The binding of an operation naming its resource's own parent (`Article.slug`), as written; undefined for most. */
 export function getParentBinding(o: OperationModel): PathBindingModel | undefined {
-  return o.bindings?.find((b) => b.parent !== undefined);
+  return o.bindings?.find((b) => b.parent?.level === 1);
 }
 
 /**
@@ -184,8 +186,30 @@ export function getParentResource(model: { resources: readonly ResourceModel[] }
 }
 
 /**
- * The operation's parent binding resolved to the parent's identifier or one of its unique top-level fields; undefined
- * when the operation binds no parent, or the binding does not resolve (check reports it).
+ * The resources above a resource (docs/format.md "Resources under a parent"): its parent first, then that parent's
+ * parent, as far as each resolves (getParentResource), stopping before a resource met again (check: parent-cycle).
+ * Empty for a resource without a parent.
+ */
+export function getParentChain(model: { resources: readonly ResourceModel[] }, resource: ResourceModel): readonly ResourceModel[] {
+  const out: ResourceModel[] = [];
+  for (let p = getParentResource(model, resource); p && p !== resource && !out.includes(p); p = getParentResource(model, p)) out.push(p);
+  return out;
+}
+
+function resolveParentBinding(model: { resources: readonly ResourceModel[] }, resource: ResourceModel, b: PathBindingModel): ResolvedParentBinding | undefined {
+  if (!b.parent) return undefined;
+  const parent = getParentChain(model, resource)[b.parent.level - 1];
+  if (parent?.name !== b.parent.resource) return undefined;
+  const f = getField(parent, b.parent.field);
+  if (!f || !BINDABLE_TYPES.has(f.type)) return undefined;
+  const byIdentifier = f.name === parent.identifier;
+  if (!byIdentifier && f.unique !== true) return undefined;
+  return { param: b.param, resource: parent, field: f, byIdentifier, level: b.parent.level };
+}
+
+/**
+ * The operation's binding of its resource's own parent resolved to the parent's identifier or one of its unique
+ * top-level fields; undefined when the operation binds no parent, or the binding does not resolve (check reports it).
  */
 export function getResolvedParentBinding(
   model: { resources: readonly ResourceModel[] },
@@ -193,33 +217,70 @@ export function getResolvedParentBinding(
   o: OperationModel,
 ): ResolvedParentBinding | undefined {
   const b = getParentBinding(o);
-  if (!b?.parent || b.parent.resource !== resource.parent) return undefined;
-  const parent = getParentResource(model, resource);
-  const f = parent && getField(parent, b.parent.field);
-  if (!parent || !f || !BINDABLE_TYPES.has(f.type)) return undefined;
-  const byIdentifier = f.name === parent.identifier;
-  if (!byIdentifier && f.unique !== true) return undefined;
-  return { param: b.param, resource: parent, field: f, byIdentifier };
+  return b && resolveParentBinding(model, resource, b);
 }
 
 /**
- * Where the parent's parameter of a resource's address (its read's path, `bind: { slug: Article.slug }`) comes from
- * when operation `o` answers (a create's Location, a `generated: address` field): `column` where the read binds the
- * parent's identifier (the row's PARENT_COLUMN); `param` where it binds another field of the parent and `o`'s path
- * binds the same `Parent.field` (under whatever name); neither where nothing `o` is given holds it (a flat
- * `GET /comments`, a create naming the parent by another field), and then there is no address, never an empty
- * segment (check: parent-address-unfilled). Undefined where the read binds no parent.
+ * The parents an operation's path names, outermost first (`/owners/{ownerId}/pets/{petId}/visits`: the Owner, then
+ * the Pet), each resolved: the order the runtime finds them in, each under the one before. The bound parents are the
+ * resource's own and each one above it without a gap (check: parent-binding-gap); the chain stops at the first level
+ * left unbound, so the parents above it are not checked. Empty when the own parent's binding does not resolve.
  */
-export function getParentAddressSource(
+export function getResolvedParentChain(
+  model: { resources: readonly ResourceModel[] },
+  resource: ResourceModel,
+  o: OperationModel,
+): readonly ResolvedParentBinding[] {
+  const out: ResolvedParentBinding[] = [];
+  for (let level = 1; ; level++) {
+    const b = o.bindings?.find((x) => x.parent?.level === level);
+    const resolved = b && resolveParentBinding(model, resource, b);
+    if (!resolved) break;
+    out.unshift(resolved);
+  }
+  return out;
+}
+
+/** Where one parameter of a resource's address naming a parent is filled from (getParentAddressSources). */
+export interface ParentAddressSource {
+  /** The read's parameter. */
+  readParam: string;
+  /** The binding as the read writes it (`Article.slug`). */
+  field: string;
+  /** The parent's resource and the steps up to it. */
+  parent: string;
+  level: number;
+  /** The row's column holding it (PARENT_COLUMN): the own parent, bound by its identifier. */
+  column?: string;
+  /** The answering operation's parameter binding the same `Parent.field`. */
+  param?: string;
+}
+
+/**
+ * Where each parent's parameter of a resource's address (its read's path, `bind: { slug: Article.slug }`) comes from
+ * when operation `o` answers (a create's Location, a `generated: address` field): `column` where the read binds the
+ * own parent's identifier (the row's PARENT_COLUMN); `param` where it binds another field, or a parent further up
+ * (whose identifier no row of the resource keeps), and `o`'s path binds the same `Parent.field` (under whatever name);
+ * neither where nothing `o` is given holds it (a flat `GET /comments`, a create naming the parent by another field),
+ * and then there is no address, never an empty segment (check: parent-address-unfilled). Empty where the read binds
+ * no parent.
+ */
+export function getParentAddressSources(
   model: { resources: readonly ResourceModel[] },
   resource: ResourceModel,
   read: OperationModel,
   o: OperationModel,
-): { readParam: string; column?: string; param?: string } | undefined {
-  const b = getParentBinding(read);
-  if (!b?.parent) return undefined;
-  const resolved = getResolvedParentBinding(model, resource, read);
-  if (resolved?.byIdentifier) return { readParam: b.param, column: PARENT_COLUMN };
-  const own = o.bindings?.find((x) => x.parent?.resource === b.parent!.resource && x.parent.field === b.parent!.field);
-  return own ? { readParam: b.param, param: own.param } : { readParam: b.param };
+): readonly ParentAddressSource[] {
+  const out: ParentAddressSource[] = [];
+  for (const b of read.bindings ?? []) {
+    if (!b.parent) continue;
+    const at = { readParam: b.param, field: b.field, parent: b.parent.resource, level: b.parent.level };
+    if (b.parent.level === 1 && resolveParentBinding(model, resource, b)?.byIdentifier) {
+      out.push({ ...at, column: PARENT_COLUMN });
+      continue;
+    }
+    const own = o.bindings?.find((x) => x.parent?.resource === b.parent!.resource && x.parent.field === b.parent!.field);
+    out.push(own ? { ...at, param: own.param } : at);
+  }
+  return out;
 }

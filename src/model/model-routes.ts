@@ -2,7 +2,7 @@ import type { Condition, HttpMethod, ListStyle, PagingRole } from '../spec/spec-
 import { getPathParams } from './model-builder.js';
 import { getPagingParamName, isStatusIn, LIST_PARAMS } from './model-defaults.js';
 import { getField, getResource, getStateMachine } from './model-lookup.js';
-import { getParentAddressSource, getParentBinding, getParentRefBindings } from './model-path-bindings.js';
+import { getParentAddressSources, getParentBinding, getParentRefBindings } from './model-path-bindings.js';
 import { getUnsourcedFields, getUnstatedValueFields } from './model-schemas.js';
 import type {
   AuthRequirement,
@@ -591,8 +591,8 @@ export function getRouteErrors(model: ServiceModel, route: Route): readonly Rout
 /**
  * The Location header a create answers with: the path template of the resource's first read operation under the
  * create's own prefix (a version segment, say), or undefined when the create says `location: false`, or the resource
- * has no read operation or no identifier field, or the read names the resource's parent by a field this create's path
- * does not give (the runtime then sends none: service/runtime-actions.ts, createLocation).
+ * has no read operation or no identifier field, or the read names one of the resource's parents by a field this
+ * create's path does not give (the runtime then sends none: service/runtime-actions.ts, createLocation).
  */
 export function getCreateLocation(model: ServiceModel, route: OperationRoute): string | undefined {
   const o = route.operation;
@@ -602,8 +602,7 @@ export function getCreateLocation(model: ServiceModel, route: OperationRoute): s
   const read = (model.endpoints?.operations ?? []).find((r) => r.action === 'read' && r.resource === resource.name);
   if (!read) return undefined;
   // A parent its path does not give, by the read's field (parent-address-unfilled): none, as the runtime sends none.
-  const parent = getParentAddressSource(model, resource, read, o);
-  if (parent && parent.column === undefined && parent.param === undefined) return undefined;
+  if (getParentAddressSources(model, resource, read, o).some((p) => p.column === undefined && p.param === undefined)) return undefined;
   return `${route.path.slice(0, route.path.length - o.path.length)}${read.path}`;
 }
 

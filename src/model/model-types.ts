@@ -303,8 +303,12 @@ export interface PathBindingModel {
   param: string;
   /** The field's name as written; dotted for a nested field; `Parent.field` for a field of the resource's parent. */
   field: string;
-  /** Set where `field` names a field of the resource's `parent` (`Article.slug`): that resource and its field. */
-  parent?: { resource: string; field: string };
+  /**
+   * Set where `field` names a field of the resource's `parent` (`Article.slug`), or of a resource further up its chain
+   * of parents (`Owner.id` on a Visit under a Pet under an Owner): that resource, its field, and the steps up (1: the
+   * resource's own parent).
+   */
+  parent?: { resource: string; field: string; level: number };
   /** Pointer to the binding in the spec. */
   pointer: string;
 }

@@ -37,15 +37,9 @@ describe('resources under a parent (check)', () => {
     ]);
   });
 
-  it('parent-invalid: a parent with a parent of its own, one with no identifier, an upsert of the child', () => {
+  it('parent-invalid: an upsert of the child; a parent with a parent of its own is a chain, no longer refused', () => {
     const chain = found(BASE.replace('  Board:\n    fields:', '  Board:\n    parent: Article\n    fields:'));
-    expect(chain.filter((d) => d.code === 'parent-invalid')).toEqual([
-      {
-        code: 'parent-invalid',
-        pointer: '/resources/Note/parent',
-        message: 'resource `Note`: parent `Board` has a parent of its own (Article); one level of parent is served',
-      },
-    ]);
+    expect(chain.filter((d) => d.code === 'parent-invalid')).toEqual([]);
     const upsert = found(
       BASE.replace(
         '    deleteComment:',
@@ -129,5 +123,116 @@ describe('resources under a parent (check)', () => {
       ),
     );
     expect(out.map((d) => [d.code, d.pointer])).toEqual([['path-binding-not-unique', '/endpoints/operations/firstComment/bind']]);
+  });
+});
+
+const CHAIN = readFileSync(new URL('../fixtures/parent-chain.yaml', import.meta.url), 'utf8');
+
+function diagnostics(text: string): { severity: string; code: string; pointer: string | undefined; message: string }[] {
+  return compileSpecText(text).diagnostics.map((d) => ({ severity: d.severity, code: d.code, pointer: d.pointer, message: d.message }));
+}
+
+describe('resources under a chain of parents (check)', () => {
+  it('accepts visits under a pet under an owner, naming both or the pet alone', () => {
+    expect(diagnostics(CHAIN)).toEqual([]);
+  });
+
+  it('parent-binding-gap: a path naming the owner but not the pet between', () => {
+    const out = found(
+      CHAIN.replace(
+        '    listPetVisits:',
+        "    ownerVisits: { method: GET, path: '/owners/{ownerId}/visits', action: list, resource: Visit, bind: { ownerId: Owner.id } }\n    listPetVisits:",
+      ),
+    );
+    expect(out).toEqual([
+      {
+        code: 'parent-binding-gap',
+        pointer: '/endpoints/operations/ownerVisits/bind/ownerId',
+        message:
+          'operation `ownerVisits`: path parameter {ownerId} names Owner, above the Pet of resource `Visit`, but no parameter names the Pet: a Visit is found only under its own Pet',
+      },
+    ]);
+    // A create naming only the owner: the gap, not parent-binding-missing besides.
+    const create = found(
+      CHAIN.replace(
+        '    listPetVisits:',
+        "    ownerVisit: { method: POST, path: '/owners/{ownerId}/visits', action: create, resource: Visit, bind: { ownerId: Owner.id } }\n    listPetVisits:",
+      ),
+    );
+    expect(create.map((d) => d.code)).toEqual(['parent-binding-gap']);
+  });
+
+  it('a gap in a longer chain names the level left out', () => {
+    const text = CHAIN.replace(
+      '  Owner:\n    fields:',
+      '  Clinic:\n    fields:\n      id: { type: integer, readOnly: true }\n  Owner:\n    parent: Clinic\n    fields:',
+    )
+      .replace(
+        '    createOwner: { method: POST, path: /owners, action: create, resource: Owner }',
+        "    createOwner: { method: POST, path: '/clinics/{c}/owners', action: create, resource: Owner, bind: { c: Clinic.id } }",
+      )
+      .replace(
+        '    listPetVisits:',
+        "    clinicVisits: { method: GET, path: '/clinics/{c}/pets/{p}/visits', action: list, resource: Visit, bind: { c: Clinic.id, p: Pet.id } }\n    listPetVisits:",
+      );
+    expect(found(text).map((d) => [d.code, d.pointer, d.message])).toEqual([
+      [
+        'parent-binding-gap',
+        '/endpoints/operations/clinicVisits/bind/c',
+        'operation `clinicVisits`: path parameter {c} names Clinic, above the Owner of resource `Visit`, but no parameter names the Owner: a Pet is found only under its own Owner',
+      ],
+    ]);
+  });
+
+  it('parent-binding-twice: two parameters naming the owner', () => {
+    const out = found(
+      CHAIN.replace(
+        'bind: { ownerId: Owner.id, petId: Pet.id } }\n    createVisit',
+        'bind: { ownerId: Owner.id, petId: Pet.id, o2: Owner.id } }\n    createVisit',
+      ).replace("path: '/owners/{ownerId}/pets/{petId}/visits', action: list", "path: '/owners/{ownerId}/pets/{petId}/x/{o2}', action: list"),
+    );
+    expect(out.map((d) => [d.code, d.pointer])).toEqual([['parent-binding-twice', '/endpoints/operations/listVisits/bind/o2']]);
+  });
+
+  it('parent-binding-without-parent: an owner above a pet that has no parent', () => {
+    const out = found(CHAIN.replace('  Pet:\n    parent: Owner\n', '  Pet:\n'));
+    expect(out.find((d) => d.pointer === '/endpoints/operations/listVisits/bind/ownerId')).toEqual({
+      code: 'parent-binding-without-parent',
+      pointer: '/endpoints/operations/listVisits/bind/ownerId',
+      message: 'operation `listVisits`: path parameter {ownerId} names a field of Owner, but resource `Visit` declares parent Pet',
+    });
+  });
+
+  it('path-binding-field-invalid and parent-binding-not-unique reach a parent further up', () => {
+    const field = found(
+      CHAIN.replace('bind: { ownerId: Owner.id, petId: Pet.id } }\n    createVisit', 'bind: { ownerId: Owner.ident, petId: Pet.id } }\n    createVisit'),
+    );
+    expect(field.map((d) => [d.code, d.pointer])).toEqual([['path-binding-field-invalid', '/endpoints/operations/listVisits/bind/ownerId']]);
+    const unique = found(
+      CHAIN.replace('bind: { ownerId: Owner.id, petId: Pet.id } }\n    createVisit', 'bind: { ownerId: Owner.name, petId: Pet.id } }\n    createVisit'),
+    );
+    expect(unique.map((d) => [d.code, d.pointer])).toEqual([['parent-binding-not-unique', '/endpoints/operations/listVisits/bind/ownerId']]);
+  });
+
+  it('parent-cycle still: three resources going round', () => {
+    const out = found(CHAIN.replace('  Owner:\n    fields:', '  Owner:\n    parent: Visit\n    fields:'));
+    expect(out.filter((d) => d.code === 'parent-cycle').map((d) => d.message)).toContain(
+      'resource `Visit`: its parents go round (Visit → Pet → Owner → Visit)',
+    );
+  });
+
+  it('parent-address-unfilled: an answer whose path does not give the owner, which no visit keeps', () => {
+    const text = CHAIN.replace(
+      '      description: { type: string }\n',
+      '      description: { type: string }\n      url: { type: string, readOnly: true, generated: address }\n',
+    );
+    expect(diagnostics(text).map((d) => [d.severity, d.code, d.pointer, d.message])).toEqual([
+      [
+        'warning',
+        'parent-address-unfilled',
+        '/endpoints/operations/listPetVisits',
+        'operation `listPetVisits` answers a Visit, whose address (the path of read `getVisit`) names its Owner by `Owner.id`, which its path does not give: it answers no `url`. Bind the same `Owner.id` (a Visit keeps only its own Pet, not its Owner)',
+      ],
+    ]);
   });
 });

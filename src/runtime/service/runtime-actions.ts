@@ -47,7 +47,7 @@ import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
   getPathColumn,
-  getParentAddressSource,
+  getParentAddressSources,
   getParentBinding,
   getParentRefBindings,
   getParentResource,
@@ -146,7 +146,7 @@ function createLocation(
 
 /**
  * Where each of the read's parameters is filled from, for an answer of operation `o`: the field it binds; the
- * parent's, by binding (getParentAddressSource: the row's parent column, or `o`'s parameter naming the same
+ * parents', by binding (getParentAddressSources: the row's parent column, or `o`'s parameter naming the same
  * `Parent.field`, else null); without `bind`, the identifier in the first.
  */
 function readParamSource(
@@ -156,10 +156,10 @@ function readParamSource(
   o: OperationModel,
   idName: string | undefined,
 ): (param: string) => AddressSource | null | undefined {
-  const parent = getParentAddressSource(model, resource, read, o);
+  const parents = getParentAddressSources(model, resource, read, o);
   return (p) => {
-    if (parent && p === parent.readParam)
-      return parent.column !== undefined ? { column: parent.column } : parent.param !== undefined ? { param: parent.param } : null;
+    const parent = parents.find((x) => x.readParam === p);
+    if (parent) return parent.column !== undefined ? { column: parent.column } : parent.param !== undefined ? { param: parent.param } : null;
     const column = read.bindings
       ? boundColumn(resource, read.bindings.find((b) => b.param === p && b.parent === undefined)?.field)
       : p === read.pathParams[0]

@@ -9,7 +9,7 @@ import {
   getNestedColumn,
   getParentBinding,
   getResolvedBindings,
-  getResolvedParentBinding,
+  getResolvedParentChain,
   getValueAt,
   PARENT_COLUMN,
   type ResolvedBinding,
@@ -188,8 +188,10 @@ export function withNestedColumns(paths: readonly string[], row: Row): Row {
  * The parent an operation's path names (`bind: { slug: Article.slug }`, docs/format.md "Resources under a parent"):
  * reads the parent by the bound field (by key where it is the identifier) and puts its identifier in the request's
  * params under PARENT_COLUMN, which createPathValues reads; a value no parent holds (or one the field cannot hold) is
- * missing_resource, as the path names an object that is not there. Synchronous where the storage reads at once (the
- * fast path), else a promise. Undefined for an operation naming no parent: nothing is done per request.
+ * missing_resource, as the path names an object that is not there. Where the path names parents further up too
+ * (`/owners/{ownerId}/pets/{petId}/visits`), the outermost is found first, then each one only among the children of
+ * the one before (pet 7 of owner 2 is not found under owner 3). Synchronous where the storage reads at once (the fast
+ * path), else a promise. Undefined for an operation naming no parent: nothing is done per request.
  */
 export function createParentResolver(
   model: ServiceModel,
@@ -199,33 +201,63 @@ export function createParentResolver(
   storage: Storage,
   fast: boolean,
 ): ((request: FastifyRequest) => Promise<void> | undefined) | undefined {
-  const p = getResolvedParentBinding(model, resource, o);
-  if (!p) return undefined;
-  const name = p.field.name;
-  const reader = createReader(model, p.resource, { param: p.param, field: p.field, path: name, column: name }, compile);
-  const table = p.resource.name;
-  const idName = p.resource.identifier!;
-  const missing = () => new ServiceError('missing_resource', `no ${table} with that ${name}`);
-  const query = (v: unknown) => ({ equals: { [name]: v }, limit: 1 });
+  const chain = getResolvedParentChain(model, resource, o);
+  if (chain.length === 0) return undefined;
+  const steps = chain.map((p, i) => {
+    const name = p.field.name;
+    const reader = createReader(model, p.resource, { param: p.param, field: p.field, path: name, column: name }, compile);
+    const table = p.resource.name;
+    const above = i > 0 ? chain[i - 1]!.resource.name : undefined;
+    const message = above === undefined ? `no ${table} with that ${name}` : `no ${table} with that ${name} under that ${above}`;
+    // By key alone at the top; under a parent, by the value and the parent's identifier in its hidden column.
+    const byKey = p.byIdentifier && above === undefined;
+    return {
+      param: p.param,
+      table,
+      idName: p.resource.identifier!,
+      read: reader.read,
+      missing: () => new ServiceError('missing_resource', message),
+      key: (v: unknown, parent: unknown) =>
+        byKey ? { get: v } : { query: { equals: above === undefined ? { [name]: v } : { [name]: v, [PARENT_COLUMN]: parent }, limit: 1 } },
+    };
+  });
   return (request) => {
     const params = request.params as Record<string, unknown>;
-    const raw = params[p.param];
-    let v: unknown;
-    try {
-      if (typeof raw !== 'string' || raw === '') throw new Error('is empty');
-      v = reader.read(raw);
-    } catch {
-      throw missing();
-    }
-    const found = (row: Row | undefined) => {
-      if (!row) throw missing();
-      params[PARENT_COLUMN] = row[idName];
-    };
+    // Every value is read before any storage read: a malformed one names nothing, whichever level it is at.
+    const values = steps.map((step) => {
+      const raw = params[step.param];
+      try {
+        if (typeof raw !== 'string' || raw === '') throw new Error('is empty');
+        return step.read(raw);
+      } catch {
+        throw step.missing();
+      }
+    });
     const now = fast ? storage.readNow?.() : undefined;
     if (now) {
-      found(p.byIdentifier ? now.get(table, v) : now.list(table, query(v))[0]);
+      let parent: unknown;
+      for (const [i, step] of steps.entries()) {
+        const k = step.key(values[i], parent);
+        const row = 'get' in k ? now.get(step.table, k.get) : now.list(step.table, k.query)[0];
+        if (!row) throw step.missing();
+        parent = row[step.idName];
+      }
+      params[PARENT_COLUMN] = parent;
       return undefined;
     }
-    return storage.read((tx) => (p.byIdentifier ? tx.get(table, v) : tx.list(table, query(v)).then((rows) => rows[0]))).then(found);
+    return storage
+      .read(async (tx) => {
+        let parent: unknown;
+        for (const [i, step] of steps.entries()) {
+          const k = step.key(values[i], parent);
+          const row = 'get' in k ? await tx.get(step.table, k.get) : (await tx.list(step.table, k.query))[0];
+          if (!row) throw step.missing();
+          parent = row[step.idName];
+        }
+        return parent;
+      })
+      .then((parent) => {
+        params[PARENT_COLUMN] = parent;
+      });
   };
 }
