@@ -2729,7 +2729,8 @@ function bindingsFor(
 ): { bind: Record<string, string>; key?: string[]; unique?: string; parent?: string } | undefined {
   const fields = ctx.resourceFields.get(r) ?? {};
   const identifier = ctx.resourceIdentifier.get(r);
-  let owner: string | undefined;
+  // The parents the path names, outermost first (a chain: /owners/{ownerId}/pets/{petId}/visits).
+  const parents: { param: string; resource: string }[] = [];
   // The object's own key: its identifier, else its `id` (Box's FileRequest, whose `id` is optional, is read by it at
   // /file_requests/{file_request_id}): a create's or list's parameter naming it names an object, not a parent.
   const own = identifier ?? DEFAULT_IDENTIFIER_FIELD;
@@ -2754,11 +2755,12 @@ function bindingsFor(
     if ((action === 'list' || action === 'create') && at?.path === own && path !== undefined) at = parentFieldFor(fields, path, p);
     // A scope parameter naming no field of the objects, where its own item path reads another resource by it
     // (RealWorld's {slug} of /articles/{slug}/comments, /articles/{slug} reading an Article by its identifier): the
-    // parent the objects belong to (`parent`), bound as `Article.slug`. One parent; never the item's own parameter.
-    if (at === undefined && owner === undefined && path !== undefined && ((action !== 'read' && action !== 'write') || p !== params.at(-1))) {
+    // parent the objects belong to (`parent`), bound as `Article.slug`; several, a chain of parents (checked below).
+    // Never the item's own parameter.
+    if (at === undefined && path !== undefined && ((action !== 'read' && action !== 'write') || p !== params.at(-1))) {
       const named = parentNamedBy(ctx, r, path, p);
       if (named !== undefined) {
-        owner = named.resource;
+        parents.push({ param: p, resource: named.resource });
         bind[p] = `${named.resource}.${named.field}`;
         continue;
       }
@@ -2776,17 +2778,29 @@ function bindingsFor(
   const lastFirst = [...params].reverse();
   for (const p of lastFirst) {
     if (lastFirst.findIndex((q) => bind[q] === bind[p]) === lastFirst.indexOf(p)) continue;
-    if (owner !== undefined && bind[p]!.startsWith(`${owner}.`)) return undefined;
+    if (parents.some((x) => x.param === p)) return undefined;
     const parent = path === undefined ? undefined : parentFieldFor(fields, path, p);
     if (parent === undefined || !BINDABLE.has(parent.field.type) || Object.values(bind).includes(parent.path)) return undefined;
     bind[p] = parent.path;
   }
+  const owner = parents.at(-1)?.resource;
   if (owner !== undefined) {
-    // Only a resource with an identifier has a parent here (the one-level parent of check; a key with a parent is not),
-    // and only the parent's parameter scopes it: a path naming more (petclinic's
-    // /owners/{ownerId}/pets/{petId}/visits, a chain of parents) is not read as one parent and a field.
+    // The innermost parent is the resource's own, unless it is given another; each one outside it the parent of the
+    // next, as that one's operations declared it (a Pet under an Owner, from /owners/{ownerId}/pets): nothing about
+    // a parent's own parent is guessed from this path alone.
+    const given = ctx.resourceSpecs[r]?.parent;
+    if (given !== undefined && given !== owner) return undefined;
+    for (let i = 0; i + 1 < parents.length; i++) if (ctx.resourceSpecs[parents[i + 1]!.resource]?.parent !== parents[i]!.resource) return undefined;
+    // Never a loop (check's parent-cycle): the parent's own chain does not come back to the resource.
+    const seen = new Set<string>();
+    for (let at: string | undefined = owner; at !== undefined && !seen.has(at); at = ctx.resourceSpecs[at]?.parent) {
+      if (at === r) return undefined;
+      seen.add(at);
+    }
+    // Only a resource with an identifier has a parent here (a key with a parent is not), and only the parents'
+    // parameters scope it: a path naming more is not read as parents and a field.
     if (identifier === undefined || !Object.hasOwn(fields, identifier)) return undefined;
-    if (params.length > (action === 'read' || action === 'write' ? 2 : 1)) return undefined;
+    if (params.length > parents.length + (action === 'read' || action === 'write' ? 1 : 0)) return undefined;
     if (action === 'read' || action === 'write') return Object.values(bind).includes(identifier) ? { bind, parent: owner } : undefined;
     return { bind, parent: owner };
   }
@@ -2810,9 +2824,10 @@ const UPSERT = 'PUT';
 
 /**
  * The parent a path parameter names (docs/format.md, "Resources under a parent"): the resource the path up to it
- * reads (its item path, `/articles/{slug}`), another resource with an identifier and no parent of its own, whose
- * identifier or a unique top-level field the parameter names (by name, or as the resource's name and `Id`). Undefined
- * where none does, or where the resource is given another parent already: nothing is guessed.
+ * reads (its item path, `/articles/{slug}`), another resource with an identifier, whose identifier or a unique
+ * top-level field the parameter names (by name, or as the resource's name and `Id`). Undefined where none does: nothing
+ * is guessed. A parent further up a chain (the Owner of /owners/{ownerId}/pets/{petId}/visits) is one too; bindingsFor
+ * holds the chain to the parents declared.
  */
 function parentNamedBy(ctx: Ctx, r: string, path: string, p: string): { resource: string; field: string } | undefined {
   const at = path.indexOf(`{${p}}`);
@@ -2824,8 +2839,6 @@ function parentNamedBy(ctx: Ctx, r: string, path: string, p: string): { resource
   const owner = ctx.family.itemOf(prefix);
   if (owner === undefined || owner === r) return undefined;
   const spec = ctx.resourceSpecs[owner];
-  const given = ctx.resourceSpecs[r]?.parent;
-  if (spec?.parent !== undefined || (given !== undefined && given !== owner)) return undefined;
   const identifier = ctx.resourceIdentifier.get(owner);
   const fields = ctx.resourceFields.get(owner) ?? {};
   if (identifier === undefined || !Object.hasOwn(fields, identifier)) return undefined;

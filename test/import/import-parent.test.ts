@@ -1,7 +1,9 @@
 // Import of sub-collections under a parent no field of theirs shows (docs/import.md; docs/format.md "Resources under a
 // parent"): RealWorld's comments under /articles/{slug}, which reads an Article by its identifier, are a Comment with
 // `parent: Article`, listed, created and deleted under it (bind: { slug: Article.slug }), where they were custom
-// operations answering 501. Spring petclinic's visits, under an owner and a pet (a chain), stay custom.
+// operations answering 501. Visits under a pet under an owner whose objects show neither are a chain of parents.
+// Spring petclinic's visits, under an owner and a pet, stay custom: a visit shows its pet (`petId`) and is made by a
+// flat POST /visits too, so it has no `parent`, and no field of it names the owner.
 import { describe, expect, it } from 'vitest';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
 
@@ -23,7 +25,56 @@ describe('import of resources under a parent', () => {
     );
   });
 
-  it("Spring petclinic's visits under an owner and a pet (a chain of parents) stay custom", async () => {
+  it('visits under a pet under an owner, showing neither: a chain of parents, every operation bound to it', async () => {
+    const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+    const ok = (schema: unknown) => ({ description: 'ok', content: { 'application/json': { schema } } });
+    const param = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'integer' } });
+    const body = (name: string) => ({ required: true, content: { 'application/json': { schema: ref(name) } } });
+    const thing = { type: 'object', required: ['id', 'name'], properties: { id: { type: 'integer', readOnly: true }, name: { type: 'string' } } };
+    const doc = {
+      openapi: '3.1.0',
+      info: { title: 'clinic', version: '1' },
+      paths: {
+        '/owners': { post: { operationId: 'addOwner', requestBody: body('Owner'), responses: { '201': ok(ref('Owner')) } } },
+        '/owners/{ownerId}': { get: { operationId: 'getOwner', parameters: [param('ownerId')], responses: { '200': ok(ref('Owner')) } } },
+        '/owners/{ownerId}/pets': {
+          get: { operationId: 'listPets', parameters: [param('ownerId')], responses: { '200': ok({ type: 'array', items: ref('Pet') }) } },
+          post: { operationId: 'addPet', parameters: [param('ownerId')], requestBody: body('Pet'), responses: { '201': ok(ref('Pet')) } },
+        },
+        '/owners/{ownerId}/pets/{petId}': {
+          get: { operationId: 'getPet', parameters: [param('ownerId'), param('petId')], responses: { '200': ok(ref('Pet')) } },
+        },
+        '/owners/{ownerId}/pets/{petId}/visits': {
+          get: { operationId: 'listVisits', parameters: [param('ownerId'), param('petId')], responses: { '200': ok({ type: 'array', items: ref('Visit') }) } },
+          post: { operationId: 'addVisit', parameters: [param('ownerId'), param('petId')], requestBody: body('Visit'), responses: { '201': ok(ref('Visit')) } },
+        },
+        '/owners/{ownerId}/pets/{petId}/visits/{visitId}': {
+          get: { operationId: 'getVisit', parameters: [param('ownerId'), param('petId'), param('visitId')], responses: { '200': ok(ref('Visit')) } },
+          delete: {
+            operationId: 'deleteVisit',
+            parameters: [param('ownerId'), param('petId'), param('visitId')],
+            responses: { '204': { description: 'gone' } },
+          },
+        },
+      },
+      components: { schemas: { Owner: thing, Pet: thing, Visit: thing } },
+    };
+    const r = await importOpenApiDocument(doc, 'clinic.json');
+    expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const model = r.compiled!.model!;
+    expect(Object.fromEntries(model.resources.map((x) => [x.name, x.parent]))).toEqual({ Owner: undefined, Pet: 'Owner', Visit: 'Pet' });
+    const ops = Object.fromEntries(model.endpoints!.operations.map((o) => [o.id, [o.action, o.bindings?.map((b) => `${b.param}: ${b.field}`)]]));
+    expect(ops).toMatchObject({
+      listPets: ['list', ['ownerId: Owner.id']],
+      getPet: ['read', ['ownerId: Owner.id', 'petId: id']],
+      listVisits: ['list', ['ownerId: Owner.id', 'petId: Pet.id']],
+      addVisit: ['create', ['ownerId: Owner.id', 'petId: Pet.id']],
+      getVisit: ['read', ['ownerId: Owner.id', 'petId: Pet.id', 'visitId: id']],
+      deleteVisit: ['delete', ['ownerId: Owner.id', 'petId: Pet.id', 'visitId: id']],
+    });
+  });
+
+  it("Spring petclinic's visits under an owner and a pet stay custom: a visit shows its pet and is made flat too", async () => {
     const r = await importOpenApiFile(PETCLINIC);
     const model = r.compiled!.model!;
     expect(model.resources.every((x) => x.parent === undefined)).toBe(true);
