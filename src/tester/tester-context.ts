@@ -11,7 +11,7 @@ import {
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getFieldAt, getParentResource, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getParentChain, getParentResource, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
@@ -962,9 +962,15 @@ export class TestContext {
     return ref?.identifier !== undefined ? { resource: ref, field: ref.identifier } : this.scopeParent(r, path);
   }
 
-  /** The parent a binding names (`Article.slug` of a resource whose `parent` is Article): that resource and its field. */
-  bindingParent(r: ResourceModel, b: { parent?: { resource: string; field: string } }): { resource: ResourceModel; field: FieldModel } | undefined {
-    const resource = b.parent ? getParentResource(this.model, r) : undefined;
+  /**
+   * The parent a binding names (`Article.slug` of a resource whose `parent` is Article; `Owner.id` of a Visit whose
+   * Pet's parent is Owner): that resource and its field.
+   */
+  bindingParent(
+    r: ResourceModel,
+    b: { parent?: { resource: string; field: string; level: number } },
+  ): { resource: ResourceModel; field: FieldModel } | undefined {
+    const resource = b.parent ? getParentChain(this.model, r)[b.parent.level - 1] : undefined;
     const field = resource && b.parent ? getField(resource, b.parent.field) : undefined;
     return resource && field ? { resource, field } : undefined;
   }
@@ -982,6 +988,17 @@ export class TestContext {
       if (!r || !o.bindings) continue;
       for (const b of o.bindings) {
         const key = `${r.name}\u0000${b.field}`;
+        if (b.parent && b.parent.level > 1) {
+          // A parent further up (`Owner.id` of a Visit under a Pet): the one the scope's own parent is under, as the
+          // resource below it was made under (its scope, primed first: its paths are shorter).
+          const below = b.parent.level === 2 ? getParentResource(this.model, r) : getParentChain(this.model, r)[b.parent.level - 2];
+          const belowKey = below ? `${below.name}\u0000${b.field}` : undefined;
+          const v = belowKey !== undefined ? this.scopes.get(belowKey) : undefined;
+          if (this.scopes.has(key) || v === undefined || v === null) continue;
+          this.scopes.set(key, v);
+          if (this.madeScopes.has(belowKey!)) this.madeScopes.add(key);
+          continue;
+        }
         if (b.parent) {
           // A resource under a parent (`parent`): one parent object, made first (or one listed), holds every child.
           const parent = this.bindingParent(r, b);
@@ -1062,6 +1079,14 @@ export class TestContext {
     const target: Record<string, unknown> = {};
     for (const b of route.operation.bindings) {
       const key = `${r.name}\u0000${b.field}`;
+      if (b.parent && b.parent.level > 1) {
+        // A parent further up keeps the scope's: the path names the scope's own parent under it, another one of
+        // which the object is not under (the parent's own operations are checked under another of theirs).
+        const v = this.scopes.get(key);
+        if (v === undefined || v === null) return undefined;
+        params[b.param] = String(v);
+        continue;
+      }
       if (b.parent) {
         // Another parent, made once: the object is not under it.
         let other = this.otherScopes.get(key);
