@@ -16,7 +16,7 @@ import {
 } from '../model/model-defaults.js';
 import { REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getDeclaredFields, getField, getPageSize, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getBinding, getFieldAt, getResolvedBindings, isNestedPath } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getBinding, getFieldAt, getParentChain, getResolvedBindings, isNestedPath } from '../model/model-path-bindings.js';
 import { fillMediaType, parseMediaTypeTemplate } from '../model/model-media-type.js';
 import {
   getErrorCodes,
@@ -695,10 +695,18 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
       const bound = route.resource && route.identifierParam !== name ? getBinding(o, name) : undefined;
       const boundField = bound && route.resource ? getFieldAt(route.resource, bound.field) : undefined;
       if (bound?.parent && route.resource) {
-        // The parent the objects belong to (\`parent\`, \`Article.slug\`): any string is taken, one naming no parent is missing.
+        // The parent the objects belong to (\`parent\`, \`Article.slug\`), or one further up their chain (\`Owner.id\`): the
+        // parent's field's values, as the typed client takes them; a value naming no parent is missing.
         const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
-        s = { type: 'string' };
-        description = `The \`${bound.parent.field}\` of the ${bound.parent.resource} the ${route.resource.name} objects belong to. A value no ${bound.parent.resource} holds, well-formed or not, is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}.`;
+        const chain = getParentChain(ctx.model, route.resource);
+        const parent = chain[bound.parent.level - 1];
+        s = parent ? fieldParamSchema(ctx, getField(parent, bound.parent.field), parent) : { type: 'string' };
+        const below = bound.parent.level > 1 ? chain[bound.parent.level - 2] : undefined;
+        const answered = `is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}`;
+        description =
+          below === undefined
+            ? `The \`${bound.parent.field}\` of the ${bound.parent.resource} the ${route.resource.name} objects belong to. A value no ${bound.parent.resource} holds, well-formed or not, ${answered}.`
+            : `The \`${bound.parent.field}\` of the ${bound.parent.resource} the path's ${below.name} is under. A value no ${bound.parent.resource} holds, or one the ${below.name} is not under, ${answered}.`;
       } else if (bound && route.resource) {
         // A path parameter bound to a field (\`bind\`): the field's value; described by what the action does with it.
         const r = route.resource;

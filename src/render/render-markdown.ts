@@ -592,9 +592,11 @@ function endpointBlocks(m: ServiceModel): Block[] {
             [code(`{${b.param}}`)],
             [code(b.field)],
             [
-              b.parent
-                ? `names the ${b.parent.resource} the objects belong to (none holds it: missing)${o.action === 'create' ? '; the object is made under it' : o.action === 'list' ? '; lists only its objects' : ''}`
-                : (use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"),
+              b.parent && b.parent.level > 1
+                ? `names the ${b.parent.resource} the path's parent is under, found first (none holds it, or the parent is not under it: missing)`
+                : b.parent
+                  ? `names the ${b.parent.resource} the objects belong to (none holds it: missing)${o.action === 'create' ? '; the object is made under it' : o.action === 'list' ? '; lists only its objects' : ''}`
+                  : (use[o.action] ?? "finds the object by it, with the path's other values (none holds them: missing)"),
             ],
           ]),
         ),

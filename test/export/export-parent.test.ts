@@ -20,7 +20,7 @@ describe('resources under a parent (OpenAPI export)', () => {
     components: { schemas: Record<string, { properties: Record<string, unknown> }> };
   };
 
-  it("documents the parent's parameter as any string, answered as missing when no parent holds it", () => {
+  it("documents the parent's parameter as the parent's field, answered as missing when no parent holds it", () => {
     for (const [path, method] of [
       ['/articles/{slug}/comments', 'get'],
       ['/articles/{slug}/comments', 'post'],
@@ -33,9 +33,12 @@ describe('resources under a parent (OpenAPI export)', () => {
         required: true,
         description:
           'The `slug` of the Article the Comment objects belong to. A value no Article holds, well-formed or not, is answered as missing (404 `not_found`).',
-        schema: { type: 'string' },
+        // The parent field's type and constraints, as the typed client takes the parameter (it was any string).
+        schema: { type: 'string', minLength: 1, maxLength: 60, pattern: '^[a-z0-9-]+$' },
       });
     }
+    const [boardId] = doc.paths['/boards/{boardId}/notes']!['get']!.parameters!.filter((p) => p.in === 'path');
+    expect(boardId!.schema).toEqual({ type: 'string', format: 'uuid' });
   });
 
   it('lists the 404 on a create and a list under a parent; the schemas hold no parent member', () => {
@@ -60,5 +63,46 @@ describe('resources under a parent (OpenAPI export)', () => {
     const code = generateClient(model).code;
     expect(code).toContain('createComment(slug: string, body: CommentCreate, options: RequestOptions = {}): Promise<Comment>');
     expect(code).toContain('getNote(boardId: string, id: number, options: RequestOptions = {}): Promise<Note>');
+  });
+});
+
+describe('resources under a chain of parents (exports)', () => {
+  const model = compileSpecText(readFileSync(new URL('../fixtures/parent-chain.yaml', import.meta.url), 'utf8')).model!;
+  const doc = exportOpenApi(model).document as unknown as { paths: Record<string, Record<string, Op>> };
+
+  it("types each parent's parameter as its field, and says an outer one holds the path's inner parent", () => {
+    const params = doc.paths['/owners/{ownerId}/pets/{petId}/visits']!['get']!.parameters!.filter((p) => p.in === 'path');
+    expect(params).toEqual([
+      {
+        name: 'ownerId',
+        in: 'path',
+        required: true,
+        description:
+          "The `id` of the Owner the path's Pet is under. A value no Owner holds, or one the Pet is not under, is answered as missing (404 `not_found`).",
+        schema: { type: 'integer' },
+      },
+      {
+        name: 'petId',
+        in: 'path',
+        required: true,
+        description: 'The `id` of the Pet the Visit objects belong to. A value no Pet holds, well-formed or not, is answered as missing (404 `not_found`).',
+        schema: { type: 'integer' },
+      },
+    ]);
+  });
+
+  it('export → import gives the chain and every binding back', async () => {
+    const imported = await importOpenApiDocument(JSON.parse(serializeDocument(exportOpenApi(model).document, 'json')) as unknown, 'x.json');
+    expect(imported.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    const back = imported.compiled!.model!;
+    const parents = (m: typeof model) => Object.fromEntries(m.resources.map((r) => [r.name, r.parent ?? null]));
+    expect(parents(back)).toEqual({ Owner: null, Pet: 'Owner', Visit: 'Pet' });
+    const bindings = (m: typeof model) => Object.fromEntries(m.endpoints!.operations.map((o) => [o.id, o.bindings?.map((b) => [b.param, b.field]) ?? null]));
+    expect(bindings(back)).toEqual(bindings(model));
+  });
+
+  it("types each parent's parameter in the client as that parent's field", () => {
+    const code = generateClient(model).code;
+    expect(code).toContain('getVisit(ownerId: number, petId: number, visitId: number, options: RequestOptions = {}): Promise<Visit>');
   });
 });

@@ -32,3 +32,14 @@ describe('resources under a parent (document and console)', () => {
     expect(read.fills!.filter((f) => f.at[0] === 'slug')).toEqual([expect.objectContaining({ resource: 'Article', id: 'slug' })]);
   });
 });
+
+describe('resources under a chain of parents (document)', () => {
+  it('the bindings table says an outer parent is found first and holds the path’s parent', () => {
+    const md = renderMarkdown(compileSpecText(readFileSync(new URL('../fixtures/parent-chain.yaml', import.meta.url), 'utf8')).model!);
+    expect(md).toContain('Parent: each Visit belongs to one `Pet`, which no field of it shows; a path names it (`parent: Pet`)');
+    expect(md).toContain(
+      "| `getVisit` | `{ownerId}` | `Owner.id` | names the Owner the path's parent is under, found first (none holds it, or the parent is not under it: missing) |",
+    );
+    expect(md).toContain('| `getVisit` | `{petId}` | `Pet.id` | names the Pet the objects belong to (none holds it: missing) |');
+  });
+});
