@@ -137,6 +137,9 @@ for (const fastPaths of [true, false]) {
         }
       }
       expect((await s.call('GET', `/articles/first/comments/${c.id}`)).body.body).toBe('mine');
+      // Said in the spec's terms, not the storage's hidden column ("no Comment with those parent, id").
+      for (const method of ['GET', 'DELETE'] as const)
+        expect((await s.call(method, `/articles/second/comments/${c.id}`)).body.detail, method).toBe('no Comment with that id under that Article');
       const patched = await s.call('PATCH', `/articles/first/comments/${c.id}`, { body: 'edited' });
       expect(patched.status).toBe(200);
       expect(patched.body).toEqual({ id: c.id, body: 'edited' });
@@ -187,6 +190,18 @@ for (const fastPaths of [true, false]) {
         expect(ok.status).toBe(201);
         expect(ok.headers.get('location')).toBe(`/articles/a/comments/${ok.body.id}`);
         expect((await k.call('GET', '/articles/a/comments')).body.items).toEqual([ok.body]);
+        // Replayed after the comment and its article are deleted: the key names a request already done, so its first
+        // answer comes again (Stripe's keys, the IETF Idempotency-Key draft), not a 404 for the parent gone since,
+        // and nothing is made under a parent that is not there.
+        expect((await k.call('DELETE', `/articles/a/comments/${ok.body.id}`)).status).toBe(204);
+        expect((await k.call('DELETE', '/articles/a')).status).toBe(204);
+        const replay = await k.call('POST', '/articles/a/comments', { body: 'x' }, { 'idempotency-key': 'c2' });
+        expect(replay.status).toBe(201);
+        expect(replay.body).toEqual(ok.body);
+        expect(replay.headers.get('idempotent-replayed')).toBe('true');
+        expect((await k.call('GET', '/comments')).body.items).toEqual([]);
+        // A new key under the deleted article is a new request: missing.
+        expect((await k.call('POST', '/articles/a/comments', { body: 'x' }, { 'idempotency-key': 'c3' })).status).toBe(404);
       } finally {
         await k.close();
       }

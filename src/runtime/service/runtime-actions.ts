@@ -42,7 +42,15 @@ import { markUnapplied, ServiceError } from '../runtime-errors.js';
 import { getAnswerType } from '../runtime-versioning.js';
 import { createParameterReader, parseText, readFormBody } from './runtime-parameters.js';
 import type { FormBody } from '../runtime-body.js';
-import { createParentResolver, createPathValues, findBoundId, getWrittenBindings, mergePathValues, withNestedColumns } from './runtime-path-bindings.js';
+import {
+  createParentResolver,
+  createPathValues,
+  findBoundId,
+  getWrittenBindings,
+  mergePathValues,
+  missingBoundMessage,
+  withNestedColumns,
+} from './runtime-path-bindings.js';
 import {
   ADDRESSING_ACTIONS,
   getNestedPaths,
@@ -1047,9 +1055,14 @@ function createBuiltInHandler(route: OperationRoute, deps: ActionDeps): RouteHan
         // Found by its bound fields (\`bind\`): the one row holding the path's values.
         return (request, reply) => {
           const q: ListQuery = { equals: bySearch(request.params as Record<string, string>), limit: 1 };
+          // Nothing holds the path's values: said as the update's and the delete's are (findBoundId).
+          const found = (row: Row | undefined) => {
+            if (!row) throw new ServiceError('missing_resource', missingBoundMessage(resource, q.equals!));
+            return answer(row, request, reply);
+          };
           const reader = fast ? storage.readNow?.() : undefined;
-          if (reader) return answer(reader.list(resource.name, q)[0], request, reply);
-          return storage.read((tx) => tx.list(resource.name, q)).then((rows) => answer(rows[0], request, reply));
+          if (reader) return found(reader.list(resource.name, q)[0]);
+          return storage.read((tx) => tx.list(resource.name, q)).then((rows) => found(rows[0]));
         };
       }
       return (request, reply) => {

@@ -90,14 +90,22 @@ function createReader(
 export async function findBoundId(tx: Pick<StorageTx, 'list'>, resource: ResourceModel, values: Row): Promise<unknown> {
   const rows = await tx.list(resource.name, { equals: values, limit: 1 });
   const row = rows[0];
-  if (!row)
-    throw new ServiceError(
-      'missing_resource',
-      `no ${resource.name} with those ${Object.keys(values)
-        .map((c) => c.replace(/^\$/, ''))
-        .join(', ')}`,
-    );
+  if (!row) throw new ServiceError('missing_resource', missingBoundMessage(resource, values));
   return row[getRowKey(resource)];
+}
+
+/**
+ * What a request names that no object holds, in the spec's terms: the bound fields as written (a nested column as its
+ * path), and the parent the object was looked for under by its name, never the hidden column (`no Comment with that
+ * id under that Article`).
+ */
+export function missingBoundMessage(resource: ResourceModel, values: Row): string {
+  const fields = Object.keys(values)
+    .filter((c) => c !== PARENT_COLUMN)
+    .map((c) => c.replace(/^\$/, ''));
+  const under = Object.hasOwn(values, PARENT_COLUMN) && resource.parent !== undefined ? ` under that ${resource.parent}` : '';
+  const named = fields.length === 0 ? '' : fields.length === 1 ? ` with that ${fields[0]!}` : ` with those ${fields.join(', ')}`;
+  return `no ${resource.name}${named}${under}`;
 }
 
 /**
