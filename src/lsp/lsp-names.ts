@@ -186,10 +186,19 @@ function addSites(entry: YamlEntry, data: unknown, sites: NameSite[]): void {
   }
 }
 
-/** Whether the resource's `parent` is this name, and no field of it has that name (then the binding names the parent). */
+/**
+ * Whether this name is the resource's `parent`, or a parent further up its chain (`Owner` of a Visit under a Pet under
+ * an Owner), and no field of it has that name (then the binding names the parent).
+ */
 function isParentOf(data: unknown, resource: string | undefined, name: string): boolean {
-  if (resource === undefined) return false;
-  return getAt(data, `/resources/${escapePointerToken(resource)}/parent`) === name && !hasField(data, resource, name);
+  if (resource === undefined || hasField(data, resource, name)) return false;
+  const seen = new Set([resource]);
+  for (let at = getAt(data, `/resources/${escapePointerToken(resource)}/parent`); typeof at === 'string' && !seen.has(at);) {
+    if (at === name) return true;
+    seen.add(at);
+    at = getAt(data, `/resources/${escapePointerToken(at)}/parent`);
+  }
+  return false;
 }
 
 /** Whether the resource declares a field of exactly this name (a name may hold dots). */

@@ -3,7 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { expect, it } from 'vitest';
-import { getNameKindAt } from '../../src/lsp/lsp-names.js';
+import { getNameKindAt, getNameSites } from '../../src/lsp/lsp-names.js';
+import { createYamlOutline } from '../../src/lsp/lsp-yaml.js';
 
 it('a bind value is a field of the operation’s resource', () => {
   const data = load(readFileSync(new URL('../fixtures/path-bindings.yaml', import.meta.url), 'utf8'));
@@ -36,4 +37,13 @@ it('a required_filters entry is a field of the operation’s resource', () => {
 it('a resource’s parent names a resource', () => {
   const data = load(readFileSync(new URL('../fixtures/parent-resource.yaml', import.meta.url), 'utf8'));
   expect(getNameKindAt('/resources/Comment/parent', data)).toEqual({ kind: 'resource' });
+});
+
+it('a bind value naming a parent further up a chain (`Owner.id` of a Visit under a Pet) is that resource and its field', () => {
+  const outline = createYamlOutline(readFileSync(new URL('../fixtures/parent-chain.yaml', import.meta.url), 'utf8'));
+  const at = getNameSites(outline).filter((s) => s.pointer === '/endpoints/operations/listVisits/bind/ownerId');
+  expect(at.map((s) => [s.kind, s.name, s.owner])).toEqual([
+    ['resource', 'Owner', undefined],
+    ['field', 'id', 'Owner'],
+  ]);
 });
