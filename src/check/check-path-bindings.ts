@@ -54,7 +54,7 @@ export function checkPathBindings(model: ServiceModel, report: Report): void {
         // `Article.slug` on a resource that does not say `parent: Article`.
         report(
           'parent-binding-without-parent',
-          { ...at, param: b.param, parent: head, resource: resource.name, declared: resource.parent === undefined ? 'none' : resource.parent },
+          { ...at, param: b.param, parent: head, resource: resource.name, declared: describeParents(model, resource) },
           b.pointer,
         );
         continue;
@@ -330,4 +330,12 @@ function checkParentAddresses(model: ServiceModel, r: ResourceModel, report: Rep
       o.pointer,
     );
   }
+}
+
+/** What is above a resource, for a message: 'it has no parent', 'its parent is Pet', 'its parents are Pet, then Owner'. */
+function describeParents(model: ServiceModel, resource: ResourceModel): string {
+  const chain = getParentChain(model, resource).map((r) => r.name);
+  // A parent naming no resource (parent-unknown, reported on its own) is still what the resource declares.
+  if (chain.length === 0) return resource.parent === undefined ? 'it has no parent' : `its parent is ${resource.parent}`;
+  return chain.length === 1 ? `its parent is ${chain[0]!}` : `its parents are ${chain.join(', then ')}`;
 }

@@ -104,7 +104,7 @@ export const DIAGNOSTICS = {
   },
   'parent-binding-without-parent': {
     severity: 'error',
-    message: 'operation `{operation}`: path parameter {{param}} names a field of {parent}, but resource `{resource}` declares parent {declared}',
+    message: 'operation `{operation}`: path parameter {{param}} names a field of {parent}, which is not above resource `{resource}`: {declared}',
   },
   'parent-binding-twice': {
     severity: 'error',

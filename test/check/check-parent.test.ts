@@ -97,7 +97,7 @@ describe('resources under a parent (check)', () => {
     expect(out[0]).toEqual({
       code: 'parent-binding-without-parent',
       pointer: '/endpoints/operations/listNotes/bind/boardId',
-      message: 'operation `listNotes`: path parameter {boardId} names a field of Board, but resource `Note` declares parent none',
+      message: 'operation `listNotes`: path parameter {boardId} names a field of Board, which is not above resource `Note`: it has no parent',
     });
   });
 
@@ -162,6 +162,18 @@ describe('resources under a chain of parents (check)', () => {
     expect(create.map((d) => d.code)).toEqual(['parent-binding-gap']);
   });
 
+  it('parent-binding-without-parent under a chain says what is above the resource', () => {
+    const out = found(
+      CHAIN.replace('resources:\n', 'resources:\n  Vet:\n    fields:\n      id: { type: integer, readOnly: true }\n').replace(
+        '    listPetVisits:',
+        "    vetVisits: { method: GET, path: '/vets/{vetId}/visits', action: list, resource: Visit, bind: { vetId: Vet.id } }\n    listPetVisits:",
+      ),
+    ).filter((d) => d.code === 'parent-binding-without-parent');
+    expect(out.map((d) => d.message)).toEqual([
+      'operation `vetVisits`: path parameter {vetId} names a field of Vet, which is not above resource `Visit`: its parents are Pet, then Owner',
+    ]);
+  });
+
   it('a gap in a longer chain names the level left out', () => {
     const text = CHAIN.replace(
       '  Owner:\n    fields:',
@@ -199,7 +211,7 @@ describe('resources under a chain of parents (check)', () => {
     expect(out.find((d) => d.pointer === '/endpoints/operations/listVisits/bind/ownerId')).toEqual({
       code: 'parent-binding-without-parent',
       pointer: '/endpoints/operations/listVisits/bind/ownerId',
-      message: 'operation `listVisits`: path parameter {ownerId} names a field of Owner, but resource `Visit` declares parent Pet',
+      message: 'operation `listVisits`: path parameter {ownerId} names a field of Owner, which is not above resource `Visit`: its parent is Pet',
     });
   });
 
