@@ -3589,7 +3589,10 @@ function planParams(
       // A list paged after an identifier (style after) runs in identifier order: no sort (check's paging-contradiction).
       // Read under the names frameworks give it (DRF's `ordering`, `order_by`, `sort_by`): one per list, the first.
       if (SORT_PARAM_NAMES.has(name) && sort.length === 0 && !idOrder) {
-        const values = Array.isArray(s.enum) ? s.enum.map(String) : [];
+        // django-filter's OrderingFilter, as drf-spectacular writes it: an array of the orderings, comma-separated
+        // (`style: form, explode: false`): `?ordering=-created` is one of them; several at once are not kept (below).
+        const items = s.type === 'array' && p.explode === false ? (flatten(ctx, s.items, joinPointer(pointer, 'schema/items')).schema ?? {}) : undefined;
+        const values = Array.isArray(s.enum) ? s.enum.map(String) : Array.isArray(items?.enum) ? items.enum.map(String) : [];
         // A write-only field is no sort (check's write-only-invalid): the parameter stays the operation's own.
         const sortable = (f: string) => Object.hasOwn(resourceFields, f) && resourceFields[f]!.writeOnly !== true;
         if (values.length > 0 && values.every((v) => sortable(v.replace(/^-/, '')))) {
@@ -3603,6 +3606,17 @@ function planParams(
             sort.push(up && down ? f : up ? `+${f}` : `-${f}`);
           }
           if (name !== LIST_PARAMS.sort) sortParam = name;
+          if (items !== undefined)
+            report(
+              ctx,
+              'import-approximated',
+              {
+                item: `operation ${src.id}: query parameter \`${name}\` (a comma-separated list of orderings)`,
+                as: 'the list sort, one ordering a request',
+                reason: 'a list sorts by one field: a request naming several (`-created,title`) is refused',
+              },
+              joinPointer(pointer, 'schema'),
+            );
           continue;
         }
       }

@@ -301,8 +301,8 @@ function reportUnkept(ctx: SchemaContext, s: Json, pointer: string, where: strin
 }
 
 /**
- * The values of a `oneOf` or `anyOf` whose every choice is one constant (`const`, or an `enum` of one value; `{type:
- * null}` or a null constant among them), when they are strings and numbers: the values, null included; else undefined.
+ * The values of a `oneOf` or `anyOf` whose every choice is constants (`const`, or an `enum`; `{type: null}` or a null
+ * constant among them), when they are strings and numbers: the values, null included; else undefined.
  */
 function constChoices(ctx: SchemaContext, s: Json): unknown[] | undefined {
   const list = Array.isArray(s.oneOf) ? s.oneOf : Array.isArray(s.anyOf) ? s.anyOf : undefined;
@@ -311,9 +311,14 @@ function constChoices(ctx: SchemaContext, s: Json): unknown[] | undefined {
   for (const x of list) {
     const o = resolve(ctx, x, '').node;
     if (!isObject(o)) return undefined;
-    const v = 'const' in o ? o.const : Array.isArray(o.enum) && o.enum.length === 1 ? o.enum[0] : o.type === 'null' ? null : undefined;
-    if (v === undefined || !(v === null || typeof v === 'string' || typeof v === 'number')) return undefined;
-    if (!values.includes(v)) values.push(v);
+    // A choice of enums is an enum of them all: drf-spectacular writes a model field with choices, blank=True and
+    // null=True as `oneOf: [StatusEnum, BlankEnum, NullEnum]` (BlankEnum `enum: ['']`, NullEnum `enum: [null]`).
+    const vs = 'const' in o ? [o.const] : Array.isArray(o.enum) && o.enum.length > 0 ? o.enum : o.type === 'null' ? [null] : undefined;
+    if (vs === undefined) return undefined;
+    for (const v of vs) {
+      if (!(v === null || typeof v === 'string' || typeof v === 'number')) return undefined;
+      if (!values.includes(v)) values.push(v);
+    }
   }
   return values.some((v) => v !== null) ? values : undefined;
 }

@@ -57,6 +57,28 @@ describe('a sort read under another name (sort_param)', () => {
     compiled(r.text!);
   });
 
+  // django-filter's OrderingFilter as drf-spectacular writes it: an array of the orderings, comma-separated. Before,
+  // it was a declared repeated parameter (name=a&name=b) the service checked and did not use.
+  it("django-filter's array of orderings (style form, explode false) is the list sort, several at once said", async () => {
+    const d = doc('ordering', []);
+    d.paths['/workshops'].get.parameters = [
+      {
+        name: 'ordering',
+        in: 'query',
+        description: 'Ordering',
+        schema: { type: 'array', items: { type: 'string', enum: ['-seats', '-title', 'seats', 'title'] } },
+        explode: false,
+        style: 'form',
+      } as never,
+    ];
+    const r = await importOpenApiDocument(d, 'workshops.json');
+    const op = r.document!.endpoints!.operations!.listWorkshops!;
+    expect(op).toMatchObject({ action: 'list', sort: ['seats', 'title'], sort_param: 'ordering' });
+    expect(op.query).toBeUndefined();
+    expect(r.diagnostics.filter((x) => x.message.includes('`ordering`')).map((x) => x.code)).toEqual(['import-approximated']);
+    compiled(r.text!);
+  });
+
   it('`sort` itself needs no sort_param', async () => {
     const r = await importOpenApiDocument(doc('sort', ['title', '-title']), 'workshops.json');
     const op = r.document!.endpoints!.operations!.listWorkshops!;
