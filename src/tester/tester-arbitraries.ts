@@ -833,7 +833,7 @@ export function getMutations(
       // A value the field could hold (an enum's, a state's): 'x' would be refused as no value of it, whether or not
       // the service takes the field.
       const machine = f.type === 'state' ? model.stateMachines.find((m) => m.resource === resource.name && (m.field ?? f.name) === f.name) : undefined;
-      const value = f.values?.at(-1) ?? machine?.states.at(-1)?.name ?? sampleOf(f);
+      const value = f.values?.at(-1) ?? machine?.states.at(-1)?.name ?? readOnlySample(f);
       out.push({ label: `${f.name} (read-only) sent`, condition: 'validation', apply: (b) => ({ ...b, [f.name]: value }) });
     }
   }
@@ -853,6 +853,31 @@ export function missingIdentifier(id: FieldModel): unknown {
 }
 
 /** A plausible value of a field's type, for sending a field that must not be sent. */
+/**
+ * A number a read-only field is sent that the service would not make itself in a run (an identifier counting from 1
+ * reaches it never), where the field's bounds take it, so that an answer holding it shows it stored
+ * (checkReadOnlyEither): Django REST Framework's `id` taken from a create's body. Else sampleOf's.
+ */
+export const READ_ONLY_NUMBER = 7340033;
+
+function readOnlySample(f: FieldModel): unknown {
+  const n = READ_ONLY_NUMBER;
+  const fits =
+    (f.minimum === undefined || n >= f.minimum) &&
+    (f.maximum === undefined || n <= f.maximum) &&
+    (f.exclusiveMaximum === undefined || n < f.exclusiveMaximum) &&
+    f.multipleOf === undefined;
+  if ((f.type === 'integer' || f.type === 'number') && fits) return n;
+  // A plain text of its own, where nothing constrains it: a comment's `author` taken from the body shows.
+  const text = READ_ONLY_TEXT;
+  if (f.type === 'string' && f.pattern === undefined && (f.maxLength === undefined || f.maxLength >= text.length) && (f.minLength ?? 0) <= text.length)
+    return text;
+  return sampleOf(f);
+}
+
+/** The text a plain read-only string field is sent (readOnlySample): 8 characters or more, so a stored one shows. */
+export const READ_ONLY_TEXT = 'servicespec-read-only';
+
 function sampleOf(f: FieldModel): unknown {
   switch (f.type) {
     case 'uuid':

@@ -20,6 +20,7 @@ import {
   objectArbitrary,
   padUnionsForMergePatch,
   parametersArbitrary,
+  READ_ONLY_NUMBER,
   sortedJson,
   unionArbitrary,
   unionMutations,
@@ -1076,9 +1077,25 @@ async function checkReadOnlyEither(
   if (isSuccessAnswer(route, res.status)) {
     // A field of one value (Box's read-only `type: enum [web_link]`) holds the value sent whatever the service does
     // with it: an answer holding it shows nothing stored.
-    const only = r.fields.find((x) => x.name === field)?.values;
-    const kept = isPlainObject(res.body) && res.body[field] === sent && !(only?.length === 1 && only[0] === sent);
-    if (kept && ((typeof sent === 'string' && sent.length >= 8) || (baseline !== undefined && sent !== baseline)))
+    const f = r.fields.find((x) => x.name === field);
+    const only = f?.values;
+    const got = isPlainObject(res.body) ? res.body[field] : undefined;
+    // A time is kept as the instant sent however the service writes it (DRF's microseconds: `…00.000000Z`).
+    const same =
+      got === sent ||
+      (f?.type === 'datetime' &&
+        typeof got === 'string' &&
+        typeof sent === 'string' &&
+        Date.parse(got) === Date.parse(sent) &&
+        !Number.isNaN(Date.parse(sent)));
+    const kept = same && !(only?.length === 1 && only[0] === sent);
+    // What shows it stored: a text of 8 or more characters (a time sent, a month or more from now: not one the
+    // service makes itself), a number the service would not make in a run (READ_ONLY_NUMBER), another of few values.
+    const distinct =
+      (typeof sent === 'string' && sent.length >= 8 && (got === sent || Math.abs(Date.parse(sent) - Date.now()) > 30 * 86_400_000)) ||
+      sent === READ_ONLY_NUMBER ||
+      (baseline !== undefined && sent !== baseline);
+    if (kept && distinct)
       scope.fail(ctx.failure(route.operation.id, expected, r.pointer, req, `${field} is ${JSON.stringify(sent)}, as sent; ${describe(res)}`));
     return;
   }

@@ -153,6 +153,16 @@ export function nextQuery(
     return { next: { ...query, [getPagingParamName(p, 'cursor')]: String(last[id]) } };
   }
   if (items.length < size) return {};
+  // A full page whose next page address is null is the last (DRF's `next`): the page after it need not exist, and
+  // Django REST Framework's PageNumberPagination refuses it 404 "Invalid page.".
+  if (
+    p.nextLink !== undefined &&
+    p.body === 'envelope' &&
+    typeof res.body === 'object' &&
+    res.body !== null &&
+    (res.body as Record<string, unknown>)[p.nextLink] === null
+  )
+    return {};
   const offset = getPagingParamName(p, 'offset');
   const number = getPagingParamName(p, 'page');
   if (p.style === 'offset') return { next: { ...query, [offset]: String(Number(query[offset] ?? 0) + items.length) } };

@@ -65,6 +65,31 @@ const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind 
 /** Client-error statuses HTTP gives another meaning than a refused request (RFC 9110, RFC 6585). */
 const NOT_REFUSALS: readonly number[] = [401, 403, 404, 405, 406, 407, 408, 429];
 
+/**
+ * Where the spec shows no error body and no code (TestContext.errorBodyShown), the refusals HTTP gives a condition a
+ * check sends: a request breaking the declared schema, malformed or in another media type refused with a client error
+ * that means a bad request (any 4xx but NOT_REFUSALS: Django REST Framework's 400, 415), an object that does not
+ * exist not found (404 or 410). `statuses` are the ones a failure names first.
+ */
+const UNSTATED_REFUSALS: Partial<Record<Condition, { label: string; statuses: number[]; fits: (status: number) => boolean }>> = {
+  validation: {
+    label: 'a client error (the spec states no error answer)',
+    statuses: [400, 422],
+    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
+  },
+  malformed_request: {
+    label: 'a client error (the spec states no error answer)',
+    statuses: [400],
+    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
+  },
+  unsupported_media_type: {
+    label: 'a client error (the spec states no error answer)',
+    statuses: [415, 400],
+    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
+  },
+  missing_resource: { label: 'not found, 404 or 410 (the spec states no error answer)', statuses: [404, 410], fits: (s) => s === 404 || s === 410 },
+};
+
 const escape = (s: string) => s.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
 
 /** A matcher per route: literal segments win over parameters (`/orders/search` before `/orders/{id}`). */
@@ -317,6 +342,17 @@ export class TestContext {
     const all = this.model.errors?.codes ?? [];
     if (d) return { label: `${d.code} (${d.status})`, pointer: d.pointer, codes: all.filter((c) => c.name === d.code) };
     if (!OPERATION_REFUSALS.includes(condition)) return undefined;
+    // A spec saying nothing of error answers (no body, no code: an OpenAPI document declaring only its successes, as
+    // drf-spectacular writes them) still states its schemas and its paths: a request its schema refuses is not
+    // served, whatever client error refuses it (UNSTATED_REFUSALS), and an object that does not exist is not found
+    // (RFC 9110's 404, or 410). The status within those, the body and its media type are not judged.
+    const unstated = this.errorBodyShown ? undefined : UNSTATED_REFUSALS[condition];
+    if (unstated)
+      return {
+        label: unstated.label,
+        pointer: route.operation.pointer,
+        codes: unstated.statuses.map((status) => ({ name: unstated.label, pointer: route.operation.pointer, status, headers: [], when: [condition] })),
+      };
     const own = route.operation.errors.map((n) => all.find((c) => c.name === n)).filter((c): c is ErrorCodeModel => c !== undefined);
     const only = condition === 'missing_resource' ? 404 : condition === 'missing_credential' || condition === 'invalid_credential' ? 401 : undefined;
     const codes = own.filter((c) =>
@@ -339,6 +375,10 @@ export class TestContext {
     // request is not served (Schemathesis' ignored_auth).
     if (!r) return (condition === 'missing_credential' || condition === 'invalid_credential') && res.status < 400 ? `status ${res.status}: served` : undefined;
     const fits = r.codes.filter((c) => (c.statusRange === '4XX' ? res.status >= 400 && res.status < 500 : c.status === res.status));
+    if (!this.errorBodyShown && UNSTATED_REFUSALS[condition]) {
+      const ok = UNSTATED_REFUSALS[condition]!.fits(res.status);
+      return ok ? undefined : `status ${res.status}, not ${r.label}`;
+    }
     if (fits.length === 0) return `status ${res.status}, not ${r.label}`;
     const whys = fits.map((c) => this.expectCode(res, { code: c.name, status: res.status }));
     return whys.includes(undefined) ? undefined : whys[0];
@@ -356,6 +396,7 @@ export class TestContext {
   private expectCode(res: TestResponse, d: { code: string; status: number }): string | undefined {
     const body = res.body as Record<string, unknown> | undefined;
     const declaredBody = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body : undefined;
+    if (!this.errorBodyShown) return undefined;
     if (declaredBody === undefined && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;
     if (declaredBody !== undefined) {
       // The declared body's code field (nested or not) holds the code's name, or its status in a number field.
@@ -423,8 +464,19 @@ export class TestContext {
     return v;
   }
 
+  /**
+   * Whether the spec says anything of error answers: an error body, or a code. The format gives the error body no
+   * default (docs/format.md, "What has no default"): a spec with neither — an OpenAPI document declaring no error
+   * response, as drf-spectacular writes most — states no body nor media type to hold an error answer to, and none is
+   * invented (RFC 9457's problem details are `serve`'s answer to that gap, not the spec's).
+   */
+  get errorBodyShown(): boolean {
+    return this.model.errors?.body !== undefined || (this.model.errors?.codes.length ?? 0) > 0;
+  }
+
   /** Whether an error body has the declared shape and agrees with the HTTP status. */
   errorBodyMismatch(res: TestResponse): string | undefined {
+    if (!this.errorBodyShown) return undefined;
     const body = res.body as Record<string, unknown> | undefined;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return `an error body that is not a JSON object: ${res.text.slice(0, 120)}`;
     const kind = this.model.errors?.body?.kind ?? 'problem';
@@ -647,7 +699,8 @@ export class TestContext {
       this.errorRoutes.add(key);
       const m = this.errorBodyMismatch(res);
       const declared = this.model.errors?.codes.some((c) => c.status === res.status);
-      const why = m ?? (declared ? undefined : `status ${res.status} matches no declared error code`);
+      // A spec declaring no code at all states no status of error answers to hold one to (errorBodyShown).
+      const why = m ?? (declared || !this.errorBodyShown ? undefined : `status ${res.status} matches no declared error code`);
       if (why !== undefined && !this.errorViolations.has(key)) {
         this.errorViolations.set(
           key,
@@ -1639,7 +1692,8 @@ export class TestContext {
           r.operation.action === 'read' &&
           r.resource &&
           r.pathParams.length > 0 &&
-          (route.path.startsWith(`${r.path}/`) || (route.path === r.path && route !== r)),
+          // A read path ending in a slash (Django REST Framework's `/tickets/{id}/`) goes on as `/tickets/{id}/close/`.
+          (route.path.startsWith(r.path.endsWith('/') ? r.path : `${r.path}/`) || (route.path === r.path && route !== r)),
       )
       .sort((a, b) => b.path.length - a.path.length)[0];
   }

@@ -24,25 +24,12 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
  * (measured on seed 1, 2026-11-25): every other operation of every document receives traffic.
  */
 const NO_TRAFFIC: Record<string, Readonly<Record<string, string>>> = {
-  // A read bound to a field of a user nothing in the document creates (docs/import.md, "Resource actions"): no object
-  // to read, and no code of its own for a missing one to probe with (import-prism-proxy.test.ts sends the documented
-  // example). giphy's getGifById has a 404 of its own, so its missing-object probe reaches it.
-  'oai-link-example.yaml': { getUserByName: 'no user to read: the spec has no create operation for user, and the tester makes objects only through one' },
-  // So is ably's read of a channel (an action since it declares ably's `format` and `X-Ably-Version`: before, a custom
-  // operation answering 501): nothing makes a ChannelDetails.
+  // An operation on objects nothing in its document creates still gets the missing-object probes where the document
+  // declares no error answer at all, a 404 or 410 being HTTP's answer then (oai-link-example's getUserByName,
+  // Twilio's FetchExport, FetchJob and DeleteJob). Not ably's read of a channel (an action since it declares ably's `format` and `X-Ably-Version`: before, a custom
+  // operation answering 501): nothing makes a ChannelDetails, and ably declares its own error codes.
   'ably-platform-v1.yaml': {
     getMetadataOfChannel: 'no ChannelDetails to address: the spec has no create operation for ChannelDetails, and the tester makes objects only through one',
-  },
-  // Twilio makes its exports and export jobs itself (a custom job's create answers another shape, ExportCustomJob):
-  // nothing in the document creates an Export or a Job to read or delete (import-prism-proxy.test.ts sends the
-  // documented example values).
-  'twilio-bulkexports-v1.yaml': {
-    FetchExport:
-      'no bulkexports.v1.export to address: the spec has no create operation for bulkexports.v1.export, and the tester makes objects only through one',
-    FetchJob:
-      'no bulkexports.v1.export.job to address: the spec has no create operation for bulkexports.v1.export.job, and the tester makes objects only through one',
-    DeleteJob:
-      'no bulkexports.v1.export.job to address: the spec has no create operation for bulkexports.v1.export.job, and the tester makes objects only through one',
   },
 };
 
