@@ -2352,6 +2352,11 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
   const dropped: { item: string; pointer: string }[] = [];
   // Members of an object page that no paging key carries: the list is then custom, and they are named.
   const unread: { name: string; pointer: string }[] = [];
+  // Page members and totals the document does not promise on every page (not in its `required`: fastapi-pagination's
+  // `pages`), left out; and those it lets be null (pydantic's Optional[int]), kept as counts never null. Said only when
+  // the page is read.
+  const unpromised: { item: string; pointer: string }[] = [];
+  const nullable: { item: string; pointer: string }[] = [];
   // Whether the document leaves the next cursor out of the last page (optional, not nullable).
   let nextOptional = false;
   // Items that are a summary of the resource (answer_fields).
@@ -2382,6 +2387,20 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
       if (!unwrapped.nullable) return flat;
       const t = unwrapped.schema.type;
       return { ...unwrapped.schema, type: [...(Array.isArray(t) ? t.map(String) : t === undefined ? [] : [String(t)]), 'null'] };
+    };
+    // A count the service may leave out is no page member or total (each is written, and held, on every page): a
+    // page (or a nested object) listing what it requires and leaving the count out says so; one listing nothing
+    // (springdoc's Page, many written by hand) says nothing of any member, and its counts are read as before.
+    const promised = (obj: Json | undefined, name: string) => !Array.isArray(obj?.required) || (obj.required as unknown[]).includes(name);
+    const takeCount = (item: string, p: string, f: Json, always: boolean, role?: PageMemberRole): boolean => {
+      if (!always) {
+        unpromised.push({ item, pointer: p });
+        return false;
+      }
+      // `from` and `to` are the format's null on an empty page.
+      const nullOk = role === 'from' || role === 'to';
+      if (!nullOk && (f.nullable === true || (Array.isArray(f.type) && f.type.includes('null')))) nullable.push({ item, pointer: p });
+      return true;
     };
     const pageObject =
       Object.entries(props).filter(
@@ -2417,9 +2436,11 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
           const exported = arrayAt.schema !== undefined ? exportedSummary(ctx, arrayAt.schema.items, joinPointer(arrayAt.pointer, 'items')) : undefined;
           if (exported !== undefined) summary = { fields: exported, approximated: [] };
         }
-      } else if (role !== undefined) members.push({ role, path: [name], maximum: f.maximum });
-      else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(toPlainName(name))) total = name;
-      else if (pageObject && types.includes('object') && isObject(f.properties)) {
+      } else if (role !== undefined) {
+        if (takeCount(name, p, f, promised(flat.schema, name), role)) members.push({ role, path: [name], maximum: f.maximum });
+      } else if (pageObject && types.includes('integer') && total === undefined && PAGE_TOTAL_NAMES.has(toPlainName(name))) {
+        if (takeCount(name, p, f, promised(flat.schema, name))) total = name;
+      } else if (pageObject && types.includes('object') && isObject(f.properties)) {
         // Spring's pageable: { pageNumber, pageSize, offset, paged, unpaged, sort }, its members nested.
         const inner: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
         const left: { item: string; pointer: string }[] = [];
@@ -2427,8 +2448,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
           const at = joinPointer(joinPointer(p, 'properties'), sub);
           const subField = fieldOf(subNode, at);
           const subRole = pageMemberRoleOf(sub, subField);
-          if (subRole !== undefined) inner.push({ role: subRole, path: [name, sub], maximum: subField.maximum });
-          else left.push({ item: `${name}.${sub}`, pointer: at });
+          if (subRole === undefined) left.push({ item: `${name}.${sub}`, pointer: at });
+          else if (takeCount(`${name}.${sub}`, at, subField, promised(flat.schema, name) && promised(f, sub), subRole))
+            inner.push({ role: subRole, path: [name, sub], maximum: subField.maximum });
         }
         // An object holding no page position (Spring's sort: { empty, sorted, unsorted }) is left out whole: its
         // booleans are the order's, not the page's.
@@ -2461,8 +2483,9 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         next = name;
         const required = Array.isArray(flat.schema?.required) && flat.schema.required.includes(name);
         nextOptional = !required && f.nullable !== true && !types.includes('null');
-      } else if (types.includes('integer') && total === undefined) total = name;
-      else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
+      } else if (types.includes('integer') && total === undefined) {
+        if (takeCount(name, p, f, promised(flat.schema, name))) total = name;
+      } else if (types.includes('boolean') && hasMore === undefined && HAS_MORE_NAMES.has(name)) hasMore = name;
       else unread.push({ name, pointer: p });
     }
     if (items === undefined) return {};
@@ -2579,6 +2602,28 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         reason: "the format's page object carries its objects, total, neighbouring pages' addresses and paging.members only",
       },
       d.pointer,
+    );
+  for (const d of unpromised)
+    report(
+      ctx,
+      'import-dropped',
+      {
+        item: `operation ${src.id}: its page's \`${d.item}\` (not required)`,
+        reason:
+          "the document does not promise it on every page, and the format's total and page members (paging.total, paging.members) are written on every page, where a client and the contract tester may rely on them: a count the service may leave out cannot be said",
+      },
+      d.pointer.replace(/^#/, ''),
+    );
+  for (const d of nullable)
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `operation ${src.id}: its page's \`${d.item}\` (nullable)`,
+        as: 'a count on every page, never null',
+        reason: "the format's total and page members (paging.total, paging.members) are numbers the service always writes: a null one cannot be said",
+      },
+      d.pointer.replace(/^#/, ''),
     );
   if (link && style !== 'none' && style !== 'limit') paging.link = true;
   if (totalHeader !== undefined) paging.total_header = totalHeader;

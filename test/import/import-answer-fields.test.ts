@@ -30,7 +30,8 @@ function doc(
   items: Json,
   answer: (items: Json) => Json = (i) => ({
     type: 'object',
-    required: ['articles'],
+    // The count required: one the page may leave out is no total (docs/import.md, "Lists").
+    required: ['articles', 'articlesCount'],
     properties: { articles: { type: 'array', items: i }, articlesCount: { type: 'integer' } },
   }),
   query: Json[] = [],

@@ -28,8 +28,9 @@ const LISTS: Record<string, Record<string, unknown>> = {
   // Django REST Framework's PageNumberPagination.
   'drf-page': { style: 'page', items: 'results', total: 'count', next_link: 'next', previous_link: 'previous', params: { limit: 'page_size' } },
   // fastapi-pagination's Page as FastAPI writes it (OpenAPI 3.1, pydantic v2): `pages` is the page count, and each
-  // number is `anyOf: [integer, null]`. Until 2026-11-29 both made it a custom operation (501 served).
-  'fastapi-page': { style: 'page', total: 'total', members: { page: 'page', size: 'size', pages: 'pages' }, params: { limit: 'size' } },
+  // number is `anyOf: [integer, null]`. Until 2026-11-29 both made it a custom operation (501 served). `pages`, which
+  // the page does not require, is no member (every member is written, and held, on every page): left out, said.
+  'fastapi-page': { style: 'page', total: 'total', members: { page: 'page', size: 'size' }, params: { limit: 'size' } },
 };
 
 /** Lists whose page is in a response envelope (docs/format.md, "Response envelopes"): the envelope each one reads. */

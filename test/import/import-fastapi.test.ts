@@ -1,0 +1,119 @@
+// What FastAPI's own documents say that the import read otherwise (tester round 11, test/tester/fixtures/
+// recipes.openapi.yaml, imported unedited; docs/import.md, "Lists", "Error responses" and "The result always checks"):
+// a page count the page does not require, a null an update model takes that no answer holds, the 422 FastAPI answers an
+// unreadable body with, and pydantic's list of validation errors.
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+
+const RECIPES = fileURLToPath(new URL('../tester/fixtures/recipes.openapi.yaml', import.meta.url));
+const PAGE = '/components/schemas/Page_RecipeRead_/properties';
+
+const said = (r: Awaited<ReturnType<typeof importOpenApiFile>>, code: string, text: string) =>
+  r.diagnostics.filter((d) => d.code === code && d.message.includes(text)).map((d) => d.pointer);
+
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** A small FastAPI-style document: a list answering `page`, its count and total as `members`, and the errors given. */
+function doc(o: { page: Record<string, unknown>; errors?: Record<string, unknown>; tokenErrors?: Record<string, unknown> }) {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Notes', version: '1' },
+    paths: {
+      '/token': {
+        post: {
+          operationId: 'login',
+          requestBody: { required: true, content: json({ type: 'object', required: ['name'], properties: { name: { type: 'string' } } }) },
+          responses: { '200': { description: 'ok', content: json({ type: 'object', properties: { token: { type: 'string' } } }) }, ...o.tokenErrors },
+        },
+      },
+      '/notes': {
+        get: {
+          operationId: 'listNotes',
+          parameters: [
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1, default: 1 } },
+            { name: 'size', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 50 } },
+          ],
+          responses: { '200': { description: 'A page', content: json(o.page) }, ...o.errors },
+        },
+        post: {
+          operationId: 'createNote',
+          requestBody: { required: true, content: json(ref('NoteCreate')) },
+          responses: { '201': { description: 'Made', content: json(ref('Note')) }, ...o.errors },
+        },
+      },
+      '/notes/{id}': {
+        get: {
+          operationId: 'getNote',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'integer' } }],
+          responses: { '200': { description: 'One', content: json(ref('Note')) }, ...o.errors },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        NoteCreate: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } },
+        Note: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'integer', readOnly: true }, text: { type: 'string' } } },
+        HTTPValidationError: { type: 'object', properties: { detail: { type: 'array', items: ref('ValidationError') } } },
+        ValidationError: {
+          type: 'object',
+          required: ['loc', 'msg', 'type'],
+          properties: {
+            loc: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'integer' }] } },
+            msg: { type: 'string' },
+            type: { type: 'string' },
+          },
+        },
+        HTTPError: { type: 'object', required: ['detail'], properties: { detail: { type: 'string' } } },
+      },
+    },
+  };
+}
+
+const count = { type: 'integer', minimum: 0 };
+const items = { type: 'array', items: ref('Note') };
+
+describe('a page count the page does not require', () => {
+  // Before: `pages` was a member (paging.members), written and held on every page: a page without it failed
+  // endpoints.answer-shape, though Page[T] does not require it.
+  it("fastapi-pagination's `pages` is left out, said at its pointer; the nullable total, page and size said too", async () => {
+    const r = await importOpenApiFile(RECIPES);
+    const ops = r.document!.endpoints!.operations!;
+    for (const id of ['list_recipes_recipes_get', 'list_reviews_recipes__recipe_id__reviews_get'])
+      expect(ops[id]!.paging).toMatchObject({ style: 'page', total: 'total', members: { page: 'page', size: 'size' } });
+    expect((ops.list_recipes_recipes_get!.paging!.members as Record<string, unknown>).pages).toBeUndefined();
+    expect(said(r, 'import-dropped', "its page's `pages` (not required)")).toEqual([`${PAGE}/pages`, '/components/schemas/Page_ReviewRead_/properties/pages']);
+    const nullable = said(r, 'import-approximated', 'a count on every page, never null');
+    expect(nullable.filter((p) => p!.startsWith(PAGE))).toEqual([`${PAGE}/total`, `${PAGE}/page`, `${PAGE}/size`]);
+  });
+
+  // A page listing no `required` at all (springdoc's, many written by hand) says nothing of any member: read as before.
+  it('an optional total is no total, the list a list still; a required one is the total, and so is one of a page requiring nothing', async () => {
+    for (const required of [['items'], ['items', 'total'], undefined]) {
+      const r = await importOpenApiDocument(doc({ page: { type: 'object', ...(required && { required }), properties: { items, total: count } } }));
+      const paging = r.document!.endpoints!.operations!.listNotes!;
+      const kept = required === undefined || required.includes('total');
+      expect(paging.action).toBe('list');
+      expect(paging.paging?.total).toBe(kept ? 'total' : undefined);
+      expect(said(r, 'import-dropped', "its page's `total` (not required)")).toEqual(
+        kept ? [] : ['/paths/~1notes/get/responses/200/content/application~1json/schema/properties/total'],
+      );
+    }
+  });
+
+  it("a page object's nested member the nested object does not require is left out", async () => {
+    const pageable = { type: 'object', required: ['pageNumber'], properties: { pageNumber: count, pageSize: count } };
+    const page = {
+      type: 'object',
+      required: ['content', 'totalElements', 'number', 'size', 'pageable'],
+      properties: { content: items, totalElements: count, number: count, size: count, pageable },
+    };
+    const r = await importOpenApiDocument(doc({ page }));
+    expect(r.document!.endpoints!.operations!.listNotes!.paging).toMatchObject({
+      total: 'totalElements',
+      members: { page: ['number', 'pageable.pageNumber'], size: 'size' },
+    });
+    expect(said(r, 'import-dropped', '`pageable.pageSize` (not required)')).toHaveLength(1);
+  });
+});
