@@ -4859,7 +4859,11 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
     // chosen; nor, where the document declares both 400 and 422, for a refusal that may be either (an invalid query
     // parameter is a 400 to many APIs that answer an invalid body 422): docs/import.md, "Error responses".
     const withStatus = (n: number) => [...ctx.errorCodes.values()].filter((c) => c.status === n);
-    const both = withStatus(400).length > 0 && withStatus(422).length > 0;
+    // FastAPI's 422 (`HTTPValidationError`: `detail`, a list of `{loc, msg, type}`) answers every refusal of a request's
+    // input, an unreadable JSON body (`json_invalid`) and a bad query parameter included: a 400 beside it is a
+    // handler's own (a sign-in's "Incorrect username or password"), not the answer to a bad request.
+    const pydantic422 = ctx.errorBodies.some((b) => /\/responses\/422$/.test(b.pointer) && isValidationErrorList(ctx, b.schema, b.pointer));
+    const both = !pydantic422 && withStatus(400).length > 0 && withStatus(422).length > 0;
     // A reused idempotency key is answered as the document describes it, whatever its status (a 409 "Idempotency
     // key reused"): the one code whose description names idempotency, and of two, the one saying "in progress" for
     // a key whose first request is still running.
@@ -4876,7 +4880,9 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
       if (byWords.has(condition)) continue;
       const fallback = FALLBACK_STATUS[condition];
       if (both && condition !== 'malformed_request' && (fallback === 400 || fallback === 422)) continue;
-      const status = fallback === 422 && withStatus(422).length === 0 ? 400 : fallback;
+      // An unreadable body (the format's 400) takes the document's 422 where it declares no 400, or FastAPI's.
+      const unreadable422 = condition === 'malformed_request' && withStatus(422).length > 0 && (withStatus(400).length === 0 || pydantic422);
+      const status = unreadable422 ? 422 : fallback === 422 && withStatus(422).length === 0 ? 400 : fallback;
       const only = withStatus(status);
       if (only.length !== 1) continue;
       // A 415 only some operations with a body list (a merge-patch PATCH) is theirs: the others answer a body of
@@ -4889,6 +4895,20 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
   }
   settleErrorHeaders(ctx, out.headers, undefined);
   return out;
+}
+
+/**
+ * Whether an error body is pydantic's list of validation errors as FastAPI documents it (`HTTPValidationError`): an
+ * object whose `detail` is an array of objects naming `loc`, `msg` and `type`.
+ */
+function isValidationErrorList(ctx: Ctx, schema: unknown, pointer: string): boolean {
+  const body = flatten(ctx, schema, pointer);
+  const detail = isObject(body.schema?.properties) ? body.schema.properties.detail : undefined;
+  if (detail === undefined) return false;
+  const list = flatten(ctx, detail, joinPointer(joinPointer(body.pointer, 'properties'), 'detail'));
+  if (list.schema?.type !== 'array') return false;
+  const item = flatten(ctx, list.schema.items, joinPointer(list.pointer, 'items')).schema;
+  return isObject(item?.properties) && ['loc', 'msg', 'type'].every((k) => k in (item.properties as Json));
 }
 
 /**

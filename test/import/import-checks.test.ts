@@ -676,7 +676,7 @@ describe('import: each operation keeps its own error responses (issue 15 item 4)
     const ops = r.document!.endpoints!.operations!;
     expect([ops.createThing!.errors, ops.getThing!.errors]).toEqual([['error'], ['error_not_found']]);
     expect(r.document!.errors!.codes).toEqual({
-      error: { status: 422, title: 'An error.', when: ['validation', 'reference_not_found', 'idempotency_conflict'] },
+      error: { status: 422, title: 'An error.', when: ['validation', 'malformed_request', 'reference_not_found', 'idempotency_conflict'] },
       error_not_found: { status: 404, title: 'An error.', when: ['missing_resource', 'route_not_found'] },
     });
     expect(checkErrors(r.text!)).toEqual([]);

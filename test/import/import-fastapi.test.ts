@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { importOpenApiDocument, importOpenApiFile } from '../../src/import/import-openapi.js';
+import { startService } from '../runtime/helpers.js';
 
 const RECIPES = fileURLToPath(new URL('../tester/fixtures/recipes.openapi.yaml', import.meta.url));
 const PAGE = '/components/schemas/Page_RecipeRead_/properties';
@@ -73,6 +74,7 @@ function doc(o: { page: Record<string, unknown>; errors?: Record<string, unknown
 
 const count = { type: 'integer', minimum: 0 };
 const items = { type: 'array', items: ref('Note') };
+const fastapi422 = { '422': { description: 'Validation Error', content: json(ref('HTTPValidationError')) } };
 
 describe('a page count the page does not require', () => {
   // Before: `pages` was a member (paging.members), written and held on every page: a page without it failed
@@ -115,5 +117,49 @@ describe('a page count the page does not require', () => {
       members: { page: ['number', 'pageable.pageNumber'], size: 'size' },
     });
     expect(said(r, 'import-dropped', '`pageable.pageSize` (not required)')).toHaveLength(1);
+  });
+});
+
+describe('the status of an unreadable body', () => {
+  const page = { type: 'object', required: ['items'], properties: { items } };
+  const codeOf = (r: Awaited<ReturnType<typeof importOpenApiDocument>>, condition: string) =>
+    Object.entries(r.document!.errors!.codes!).find(([, c]) => (c.when ?? []).includes(condition as never))?.[1].status;
+
+  // Before: malformed_request was left to the format's 400, which the document never lists.
+  it('a document declaring 422 and no 400 answers it 422', async () => {
+    const r = await importOpenApiDocument(doc({ page, errors: fastapi422 }));
+    expect([codeOf(r, 'malformed_request'), codeOf(r, 'validation')]).toEqual([422, 422]);
+    const generic = await importOpenApiDocument(doc({ page, errors: { '422': { description: 'Unprocessable', content: json(ref('HTTPError')) } } }));
+    expect(codeOf(generic, 'malformed_request')).toBe(422);
+  });
+
+  // Before: a sign-in's 400 took malformed_request, and validation was left to no code (400 and 422 both declared).
+  it("FastAPI's 422 beside a handler's 400 answers it and every refused input", async () => {
+    const r = await importOpenApiDocument(
+      doc({
+        page,
+        errors: fastapi422,
+        tokenErrors: { '400': { description: 'Incorrect username or password', content: json(ref('HTTPError')) }, ...fastapi422 },
+      }),
+    );
+    expect([codeOf(r, 'malformed_request'), codeOf(r, 'validation')]).toEqual([422, 422]);
+  });
+
+  it('another 422 beside a 400 leaves the unreadable body to the 400, as before', async () => {
+    const other = { '422': { description: 'Unprocessable', content: json(ref('HTTPError')) } };
+    const r = await importOpenApiDocument(doc({ page, errors: other, tokenErrors: { '400': { description: 'Bad', content: json(ref('HTTPError')) } } }));
+    expect([codeOf(r, 'malformed_request'), codeOf(r, 'validation')]).toEqual([400, undefined]);
+  });
+
+  it('served, a document declaring 422 alone answers malformed JSON 422', async () => {
+    const r = await importOpenApiDocument(doc({ page, errors: fastapi422 }));
+    const s = await startService(r.compiled!.checked!);
+    try {
+      const res = await fetch(`${s.url}/notes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"slug": ' });
+      expect(res.status).toBe(422);
+      expect(res.headers.get('servicespec-undeclared-condition')).toBeNull();
+    } finally {
+      await s.close();
+    }
   });
 });

@@ -113,9 +113,10 @@ describe('import: operations become actions where their shapes allow', () => {
     expect(r.document!.limits).toEqual({ page_size: { default: 10, max: 50, over_max: 'reject' } });
     expect(r.document!.errors).toEqual({
       body: 'problem',
-      // Each code answers the conditions of its status (docs/import.md, "Error responses").
+      // Each code answers the conditions of its status (docs/import.md, "Error responses"); the one 422 an unreadable
+      // body too, where no 400 is declared.
       codes: {
-        invalid: { status: 422, title: 'The thing is not valid', when: ['validation', 'reference_not_found', 'idempotency_conflict'] },
+        invalid: { status: 422, title: 'The thing is not valid', when: ['validation', 'malformed_request', 'reference_not_found', 'idempotency_conflict'] },
         not_found: { status: 404, title: 'Not here', when: ['missing_resource', 'route_not_found'] },
       },
     });
