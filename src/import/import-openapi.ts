@@ -4826,6 +4826,28 @@ function importErrors(ctx: Ctx): ErrorsSpec | undefined {
         b.pointer,
       );
   }
+  // pydantic's list of validation errors (FastAPI's 422 `detail: [{loc, msg, type}]`): the format writes the invalid
+  // inputs only as `{ pointer, message }` in an `errors` or `details` list, and the message as `detail`'s text, so no
+  // 422 answers the list the document promises. Said once at the list, however many responses refer to it.
+  const lists = new Set<string>();
+  for (const b of ctx.errorBodies) {
+    if (!isValidationErrorList(ctx, b.schema, b.pointer)) continue;
+    const body = flatten(ctx, b.schema, b.pointer);
+    const at = flatten(ctx, (body.schema!.properties as Json).detail, joinPointer(joinPointer(body.pointer, 'properties'), 'detail')).pointer.replace(/^#/, '');
+    if (lists.has(at)) continue;
+    lists.add(at);
+    report(
+      ctx,
+      'import-approximated',
+      {
+        item: `the error body's \`detail\` at ${at}, a list of validation errors (\`loc\`, \`msg\`, \`type\`)`,
+        as: "the message's text (`detail`) on every error answer, a 422's included",
+        reason:
+          'a spec has one error body for every code, and the format writes the invalid inputs only as `{ pointer, message }` in an `errors` or `details` list: the list cannot be said, so the served 422 answers its message as text, and the contract tester holds `detail` to the type the merged body gives it',
+      },
+      at,
+    );
+  }
   // Inline responses with the same status and description share one code (the document does not refer to one response).
   for (const c of ctx.errorCodes.values()) {
     if (c.inline && c.operations.length > 1)

@@ -163,3 +163,11 @@ describe('the status of an unreadable body', () => {
     }
   });
 });
+
+describe("pydantic's list of validation errors", () => {
+  // Before: only the merge of `detail`'s types was said, not that no 422 answers the list.
+  it('is said once, at the list, however many 422s refer to it', async () => {
+    const r = await importOpenApiFile(RECIPES);
+    expect(said(r, 'import-approximated', 'a list of validation errors')).toEqual(['/components/schemas/HTTPValidationError/properties/detail']);
+  });
+});
