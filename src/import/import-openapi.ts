@@ -1180,17 +1180,47 @@ const writeOnlyRequired = new WeakMap<Ctx, Map<string, { resource: string; name:
  * The answer may hold null where a request may not send it (Tickets' payment: nullable on the ticket, a plain Payment
  * in TicketCreate; Stripe's `customer`): `nullable: answers`, unless some create, replace or update may send null.
  */
-function keepRequestNulls(ctx: Ctx, operation: string, resource: string, req: { schema: unknown; pointer: string }): void {
+function keepRequestNulls(
+  ctx: Ctx,
+  operation: string,
+  resource: string,
+  req: { schema: unknown; pointer: string; mediaType?: string },
+  action: 'create' | 'replace' | 'update',
+): void {
   const flat = flatten(ctx, req.schema, req.pointer);
   const s = flat.schema;
   const fields = ctx.resourceSpecs[resource]?.fields;
   if (!s || !isObject(s.properties) || !fields) return;
+  const props = s.properties;
   const nulls = requestNulls.get(ctx) ?? requestNulls.set(ctx, { sent: new Set(), refused: [] }).get(ctx)!;
-  for (const name of Object.keys(s.properties)) {
+  const unheld = nullsUnheld.get(ctx) ?? nullsUnheld.set(ctx, new Set()).get(ctx)!;
+  for (const name of Object.keys(props)) {
     const f = fields[name];
-    if (f === undefined || f.readOnly === true || (f.nullable ?? false) === false) continue;
+    if (f === undefined || f.readOnly === true) continue;
     const at = joinPointer(joinPointer(flat.pointer.replace(/^#/, ''), 'properties'), name);
-    const sent = fieldFromSchema({ ...ctx, diagnostics: [] }, s.properties[name], at, { where: '', depth: 1, stack: [] }).nullable ?? false;
+    const sentNull = () => fieldFromSchema({ ...ctx, diagnostics: [] }, props[name], at, { where: '', depth: 1, stack: [] }).nullable ?? false;
+    if ((f.nullable ?? false) === false) {
+      // A request that may send null for a field no answer holds null (FastAPI's update models, every member
+      // `Optional[X] = None`, of a resource requiring `title`): what the null does — clear the field, keep it, give it
+      // its default — the document does not say, and the format's request refuses it (validation). Said, not
+      // invented; a merge patch's null clearing an optional field is the format's own meaning.
+      const merged = action === 'update' && req.mediaType?.toLowerCase() === MERGE_PATCH_MEDIA_TYPE && f.optional === true;
+      if (!merged && sentNull() !== false && !unheld.has(at)) {
+        unheld.add(at);
+        report(
+          ctx,
+          'import-approximated',
+          {
+            item: `operation ${operation}: request property \`${name}\` (nullable)`,
+            as: `a field its request may not set to null (refused with the validation condition)`,
+            reason: `${resource}'s answers never hold it null (${f.optional === true ? 'optional' : 'required'}, not nullable), and the document does not say what a null sent does (clear it, keep it, give it its default)`,
+          },
+          at,
+        );
+      }
+      continue;
+    }
+    const sent = sentNull();
     const key = `${resource}.${name}`;
     if (sent !== false) {
       nulls.sent.add(key);
@@ -1219,6 +1249,9 @@ function reportRequestNulls(ctx: Ctx): void {
     );
   }
 }
+
+/** The request properties (by pointer) said to take a null their field's answers never hold: said once each. */
+const nullsUnheld = new WeakMap<Ctx, Set<string>>();
 
 /** The resource fields (`Resource.field`) some request body may set to null: nullable in requests too. */
 const requestNulls = new WeakMap<Ctx, { sent: Set<string>; refused: { key: string; operation: string; name: string; resource: string; at: string }[] }>();
@@ -4225,7 +4258,7 @@ function importEndpoints(ctx: Ctx): SpecDocument['endpoints'] {
       keepRequestRequired(ctx, src.id, o.resource, req, action === 'create');
     else if (!ctx.fromServicespec && req && action === 'update' && typeof o.resource === 'string') reportUpdateRequired(ctx, src.id, o.resource, req);
     if (!ctx.fromServicespec && req && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
-      keepRequestNulls(ctx, src.id, o.resource, req);
+      keepRequestNulls(ctx, src.id, o.resource, req, action);
     let subset: string[] | undefined;
     if (!ctx.fromServicespec && !x && req && request && (action === 'create' || action === 'replace' || action === 'update') && typeof o.resource === 'string')
       subset = requestSubset(ctx, src.id, action, o.resource, request, req.pointer, o.bind as Record<string, string> | undefined);

@@ -120,6 +120,20 @@ describe('a page count the page does not require', () => {
   });
 });
 
+describe('a null an update model takes that no answer holds', () => {
+  // Before: nothing was said; RecipeUpdate's `title: null` (Optional[str] = None) was silently refused.
+  it("RecipeUpdate's nullable members of fields RecipeRead never holds null are said, each at its pointer", async () => {
+    const r = await importOpenApiFile(RECIPES);
+    const at = '/components/schemas/RecipeUpdate/properties';
+    expect(said(r, 'import-approximated', 'a field its request may not set to null')).toEqual(
+      ['slug', 'title', 'cuisine', 'difficulty', 'servings'].map((n) => `${at}/${n}`),
+    );
+    // description and prep_minutes RecipeRead holds null: a null there is the field's, nothing to say.
+    const fields = r.document!.resources!.RecipeRead!.fields!;
+    expect([fields.title!.nullable, fields.description!.nullable]).toEqual([undefined, true]);
+  });
+});
+
 describe('the status of an unreadable body', () => {
   const page = { type: 'object', required: ['items'], properties: { items } };
   const codeOf = (r: Awaited<ReturnType<typeof importOpenApiDocument>>, condition: string) =>
