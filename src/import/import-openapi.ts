@@ -2475,22 +2475,30 @@ function readPage(ctx: Ctx, src: OpSource, success: ReturnType<typeof successOf>
         if (takeCount(name, p, f, promised(flat.schema, name))) total = name;
       } else if (pageObject && types.includes('object') && isObject(f.properties)) {
         // Spring's pageable: { pageNumber, pageSize, offset, paged, unpaged, sort }, its members nested.
-        const inner: { role: PageMemberRole; path: string[]; maximum?: unknown }[] = [];
+        const inner: { role: PageMemberRole; path: string[]; maximum?: unknown; at: string; field: Json; always: boolean }[] = [];
         const left: { item: string; pointer: string }[] = [];
         for (const [sub, subNode] of Object.entries(f.properties)) {
           const at = joinPointer(joinPointer(p, 'properties'), sub);
           const subField = fieldOf(subNode, at);
           const subRole = pageMemberRoleOf(sub, subField);
           if (subRole === undefined) left.push({ item: `${name}.${sub}`, pointer: at });
-          else if (takeCount(`${name}.${sub}`, at, subField, promised(flat.schema, name) && promised(f, sub), subRole))
-            inner.push({ role: subRole, path: [name, sub], maximum: subField.maximum });
+          else
+            inner.push({
+              role: subRole,
+              path: [name, sub],
+              maximum: subField.maximum,
+              at,
+              field: subField,
+              always: promised(flat.schema, name) && promised(f, sub),
+            });
         }
         // An object holding no page position (Spring's sort: { empty, sorted, unsorted }) is left out whole: its
         // booleans are the order's, not the page's.
         if (!inner.some((m) => isIntegerPageMember(m.role))) dropped.push({ item: name, pointer: p });
         else {
           dropped.push(...left);
-          members.push(...inner);
+          for (const m of inner)
+            if (takeCount(m.path.join('.'), m.at, m.field, m.always, m.role)) members.push({ role: m.role, path: m.path, maximum: m.maximum });
         }
       } else if (types.includes('string') && !types.includes('null') && textConstantOf(f) !== undefined) {
         // Stripe's `object: list`, Google's `kind`: one text on every page (paging.constants).
