@@ -359,7 +359,7 @@ async function checkListEdges(ctx: TestContext, route: OperationRoute): Promise<
     const refuseLabel = refusedBy?.label ?? 'the declared refusal';
     // The paging values are the format's rules, not a document's: a spec stating no error answer (an OpenAPI document
     // declaring successes only) is not held to refusing them (Django REST Framework serves `page_size=0` at the default).
-    if (refusedBy !== undefined && ctx.errorBodyShown) {
+    if (refusedBy !== undefined && ctx.errorsShown) {
       const edges: [string, string, string][] = [];
       const thrifty = isThrifty(ctx.model);
       if (size !== undefined) {

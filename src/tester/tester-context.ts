@@ -66,7 +66,7 @@ const isNotRun = (reason: string, kind: SkipKind | undefined): boolean => (kind 
 const NOT_REFUSALS: readonly number[] = [401, 403, 404, 405, 406, 407, 408, 429];
 
 /**
- * Where the spec shows no error body and no code (TestContext.errorBodyShown), the refusals HTTP gives a condition a
+ * Where the spec shows no error body and no code (TestContext.errorsShown), the refusals HTTP gives a condition a
  * check sends: a request breaking the declared schema, malformed or in another media type refused with a client error
  * that means a bad request (any 4xx but NOT_REFUSALS: Django REST Framework's 400, 415), an object that does not
  * exist not found (404 or 410). `statuses` are the ones a failure names first.
@@ -346,7 +346,7 @@ export class TestContext {
     // drf-spectacular writes them) still states its schemas and its paths: a request its schema refuses is not
     // served, whatever client error refuses it (UNSTATED_REFUSALS), and an object that does not exist is not found
     // (RFC 9110's 404, or 410). The status within those, the body and its media type are not judged.
-    const unstated = this.errorBodyShown ? undefined : UNSTATED_REFUSALS[condition];
+    const unstated = this.errorsShown ? undefined : UNSTATED_REFUSALS[condition];
     if (unstated)
       return {
         label: unstated.label,
@@ -375,7 +375,7 @@ export class TestContext {
     // request is not served (Schemathesis' ignored_auth).
     if (!r) return (condition === 'missing_credential' || condition === 'invalid_credential') && res.status < 400 ? `status ${res.status}: served` : undefined;
     const fits = r.codes.filter((c) => (c.statusRange === '4XX' ? res.status >= 400 && res.status < 500 : c.status === res.status));
-    if (!this.errorBodyShown && UNSTATED_REFUSALS[condition]) {
+    if (!this.errorsShown && UNSTATED_REFUSALS[condition]) {
       const ok = UNSTATED_REFUSALS[condition]!.fits(res.status);
       return ok ? undefined : `status ${res.status}, not ${r.label}`;
     }
@@ -396,7 +396,7 @@ export class TestContext {
   private expectCode(res: TestResponse, d: { code: string; status: number }): string | undefined {
     const body = res.body as Record<string, unknown> | undefined;
     const declaredBody = this.model.errors?.body?.kind === 'declared' ? this.model.errors.body : undefined;
-    if (!this.errorBodyShown) return undefined;
+    if (!this.errorBodyStated) return undefined;
     if (declaredBody === undefined && body?.code !== undefined && body.code !== d.code) return `code ${String(body.code)}, not ${d.code}`;
     if (declaredBody !== undefined) {
       // The declared body's code field (nested or not) holds the code's name, or its status in a number field.
@@ -465,18 +465,27 @@ export class TestContext {
   }
 
   /**
-   * Whether the spec says anything of error answers: an error body, or a code. The format gives the error body no
-   * default (docs/format.md, "What has no default"): a spec with neither — an OpenAPI document declaring no error
-   * response, as drf-spectacular writes most — states no body nor media type to hold an error answer to, and none is
-   * invented (RFC 9457's problem details are `serve`'s answer to that gap, not the spec's).
+   * Whether the spec says anything of error answers: an error body, or a code. A spec with neither — an OpenAPI
+   * document declaring no error response, as drf-spectacular writes most — states no status of an error answer either
+   * (UNSTATED_REFUSALS says what HTTP does).
    */
-  get errorBodyShown(): boolean {
+  get errorsShown(): boolean {
     return this.model.errors?.body !== undefined || (this.model.errors?.codes.length ?? 0) > 0;
+  }
+
+  /**
+   * Whether the spec states the error body (`errors.body`). The format gives it no default (docs/format.md, "What the
+   * format never defaults"): without it — an OpenAPI document whose error responses have a description and no
+   * content, the commonest kind — no error answer's body nor media type is judged, only its status; RFC 9457's problem
+   * details are `serve`'s answer to that gap, not the spec's.
+   */
+  get errorBodyStated(): boolean {
+    return this.model.errors?.body !== undefined;
   }
 
   /** Whether an error body has the declared shape and agrees with the HTTP status. */
   errorBodyMismatch(res: TestResponse): string | undefined {
-    if (!this.errorBodyShown) return undefined;
+    if (!this.errorBodyStated) return undefined;
     const body = res.body as Record<string, unknown> | undefined;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) return `an error body that is not a JSON object: ${res.text.slice(0, 120)}`;
     const kind = this.model.errors?.body?.kind ?? 'problem';
@@ -699,8 +708,8 @@ export class TestContext {
       this.errorRoutes.add(key);
       const m = this.errorBodyMismatch(res);
       const declared = this.model.errors?.codes.some((c) => c.status === res.status);
-      // A spec declaring no code at all states no status of error answers to hold one to (errorBodyShown).
-      const why = m ?? (declared || !this.errorBodyShown ? undefined : `status ${res.status} matches no declared error code`);
+      // A spec declaring no code at all states no status of error answers to hold one to (errorsShown).
+      const why = m ?? (declared || !this.errorsShown ? undefined : `status ${res.status} matches no declared error code`);
       if (why !== undefined && !this.errorViolations.has(key)) {
         this.errorViolations.set(
           key,

@@ -412,8 +412,8 @@ export class Judge {
     // The media type every error answer has: problem+json, or a declared body's stated one (any JSON type when unstated).
     const body = ctx.model.errors?.body;
     const stated = kind === 'problem' ? PROBLEM_MEDIA_TYPE : body?.kind === 'declared' ? body.mediaType : undefined;
-    // A spec showing no error body nor code states no media type of error answers (ctx.errorBodyShown).
-    const mediaMismatch = (): boolean => (!ctx.errorBodyShown ? false : stated !== undefined ? essence !== stated.toLowerCase() : !isJsonMediaType(essence));
+    // A spec stating no error body states no media type of error answers (ctx.errorBodyStated).
+    const mediaMismatch = (): boolean => (!ctx.errorBodyStated ? false : stated !== undefined ? essence !== stated.toLowerCase() : !isJsonMediaType(essence));
     const mediaExpected =
       stated !== undefined
         ? `Content-Type ${stated} (${kind === 'problem' ? 'errors.body: problem, RFC 9457' : 'errors.body.media_type'})`
