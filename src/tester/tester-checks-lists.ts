@@ -10,7 +10,7 @@ import type { Failure } from './tester-types.js';
 import { getEnvelopeCursor, getListTotal } from './tester-envelope.js';
 import { getPageItems } from '../model/model-envelope.js';
 import { isAnswered } from '../model/model-schemas.js';
-import { sortedJson } from './tester-arbitraries.js';
+import { isPlainObject, sortedJson } from './tester-arbitraries.js';
 
 /**
  * The largest page size a list is sure to take: its maximum as it applies (paging.page_size over limits.page_size),
@@ -348,7 +348,7 @@ export async function checkListShapes(ctx: TestContext): Promise<void> {
             curl: ctx.client.curlPages(pages, seen.length, `${seen.length} listed in all`),
           });
         if (sort === undefined) listed = seen as Record<string, unknown>[];
-        const disorder = sort ? checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
+        const disorder = sort ? await checkSortOrder(ctx, route, sort, seen as Record<string, unknown>[], req, pages) : undefined;
         if (disorder) return scope.fail(disorder);
       }
       // A last page that is exactly full (the pages of 2 above seldom end so): the page size set to every object
@@ -522,39 +522,70 @@ function isListAnswered(route: OperationRoute, field: string): boolean {
   return route.operation.answerFields === undefined || route.operation.answerFields.includes(field);
 }
 
+/** How the value of one field of listed items is read (createFieldReader). */
+interface FieldReader {
+  /** Reads, where needed, the objects among `items` not read yet. */
+  load(items: readonly Record<string, unknown>[]): Promise<void>;
+  valueOf(x: Record<string, unknown>): unknown;
+}
+
 /**
  * How the value of `field` of a listed item is read: the item's own; for a field the list does not answer
- * (answer_fields: a list may be filtered and sorted by it all the same), the value the object holds as the run last
- * saw it whole (its pool, by key), undefined for an object the run has not seen.
+ * (answer_fields: a list may be filtered and sorted by it all the same), the object read whole through the resource's
+ * read, by key, once — as it is now, not as the run made it (a state walk or an update may have changed it since).
+ * Undefined for an object that cannot be read, which then tells nothing.
  */
-function createFieldReader(ctx: TestContext, route: OperationRoute, field: string): (x: Record<string, unknown>) => unknown {
+function createFieldReader(ctx: TestContext, route: OperationRoute, field: string): FieldReader {
   const resource = route.resource;
-  if (isListAnswered(route, field) || !resource) return (x) => x[field];
-  return (x) => {
-    const key = JSON.stringify(objectKey(resource, x));
-    if (key === undefined) return undefined;
-    return ctx.pool.get(resource.name)?.find((y) => JSON.stringify(objectKey(resource, y)) === key)?.[field];
+  const read = resource && ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
+  if (isListAnswered(route, field) || !resource) return { load: async () => undefined, valueOf: (x) => x[field] };
+  const known = new Map<string, unknown>();
+  const keyOf = (x: Record<string, unknown>): string | undefined => JSON.stringify(objectKey(resource, x));
+  return {
+    async load(items) {
+      const headers = read ? await ctx.authFor(read.operation.auth) : undefined;
+      for (const x of items) {
+        const key = keyOf(x);
+        if (key === undefined || known.has(key)) continue;
+        if (!read || !headers) {
+          known.set(key, undefined);
+          continue;
+        }
+        const res = await ctx.send(read, { method: 'GET', path: ctx.pathOf(read, objectKey(resource, x)), headers });
+        known.set(key, res.status === 200 && isPlainObject(res.body) ? res.body[field] : undefined);
+      }
+    },
+    valueOf: (x) => {
+      const key = keyOf(x);
+      return key === undefined ? undefined : known.get(key);
+    },
   };
 }
 
 /** A failure when the items of one sort's pages are not in its order (`-field` descending), else undefined. */
-export function checkSortOrder(
+export async function checkSortOrder(
   ctx: TestContext,
   route: OperationRoute,
   sort: string,
   seen: Record<string, unknown>[],
   req: TestRequest,
   pages: { req: TestRequest; count: number }[],
-): Failure | undefined {
+): Promise<Failure | undefined> {
   const field = sort.replace(/^-/, '');
-  const valueOf = createFieldReader(ctx, route, field);
-  const values = seen.map(valueOf);
+  const reader = createFieldReader(ctx, route, field);
+  await reader.load(seen);
+  const values = seen.map(reader.valueOf);
+  // A field the list does not answer: each value against the last one read before it, so that an object that tells
+  // nothing (not read) does not hide a disorder of the two around it.
+  const bridge = !isListAnswered(route, field);
+  let last = 0;
   // A time is in order as an instant or as its text (a service sorting the text it stores): 05:00Z is before
   // 06:00Z however either is written (`10:00+05:00`), and no service is failed for either.
   const instant = route.resource && getField(route.resource, field)?.type === 'datetime' ? (x: string) => Date.parse(x) : undefined;
   for (let i = 1; i < values.length; i++) {
-    const a = values[i - 1] as string | number | null;
+    const a = values[bridge ? last : i - 1] as string | number | null;
     const b = values[i] as string | number | null;
+    if (bridge && b !== undefined) last = i;
     if (a === null || b === null || a === undefined || b === undefined) continue;
     // The format states no collation: text is in order by code unit or by locale (a database's collation).
     const after = (x: string | number, y: string | number): boolean =>
@@ -586,8 +617,10 @@ export async function checkListFilters(
   for (const name of o.filter) {
     // A field the list does not answer (answer_fields) is read from the objects as the run saw them whole; an item
     // the run never saw tells nothing of it, so is never the wrong one.
-    const valueOf = createFieldReader(ctx, route, name);
+    const reader = createFieldReader(ctx, route, name);
+    const valueOf = reader.valueOf;
     const answered = isListAnswered(route, name);
+    await reader.load(listed);
     const whole = answered ? listed : listed.map((x) => ({ ...x, [name]: valueOf(x) }));
     const isOff = (x: Record<string, unknown>, v: string): boolean => {
       const got = valueOf(x);
@@ -612,6 +645,7 @@ export async function checkListFilters(
     const res = await ctx.send(route, req);
     const items = res.status === 200 ? (getPageItems(route, res.body) as Record<string, unknown>[] | undefined) : undefined;
     if (!items) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, req, res);
+    await reader.load(items);
     const wrong = items.find((x) => isOff(x, value));
     if (wrong) return ctx.failure(o.id, `only items with ${name} = ${value}`, o.pointer, req, `an item with ${name} = ${JSON.stringify(valueOf(wrong))}`);
     if (items.length < size && !items.some((x) => JSON.stringify(objectKey(route.resource, x)) === JSON.stringify(objectKey(route.resource, sample))))
@@ -629,6 +663,7 @@ export async function checkListFilters(
       const res3 = await ctx.send(route, r3);
       const got = res3.status === 200 ? (getPageItems(route, res3.body) as Record<string, unknown>[] | undefined) : undefined;
       if (!got) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, r3, res3);
+      await reader.load(got);
       const off = got.find((x) => isOff(x, String(absent)));
       if (off) return ctx.failure(o.id, `only items with ${name} = ${String(absent)}`, o.pointer, r3, `an item with ${name} = ${JSON.stringify(valueOf(off))}`);
     }
@@ -648,6 +683,7 @@ export async function checkListFilters(
         const res2 = await ctx.send(route, r2);
         const got = res2.status === 200 ? (getPageItems(route, res2.body) as Record<string, unknown>[] | undefined) : undefined;
         if (!got) return ctx.failure(o.id, `a page filtered by ${name}`, o.pointer, r2, res2);
+        await reader.load(got);
         const off = got.find((x) => isOff(x, value));
         if (off)
           return ctx.failure(

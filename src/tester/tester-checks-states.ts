@@ -583,7 +583,7 @@ async function checkLists(ctx: TestContext): Promise<void> {
             ...ctx.failure(o.id, 'every object of the caller across pages', o.pointer, req, `${gap} missing after ${seen.length} items`),
             curl: ctx.client.curlPages(pages, seen.length, `the last: ${gap} on none`),
           });
-        const disorder = sort ? checkSortOrder(ctx, route, sort, seen, req, pages) : undefined;
+        const disorder = sort ? await checkSortOrder(ctx, route, sort, seen, req, pages) : undefined;
         if (disorder) return scope.fail(disorder);
       }
       // A list declaring the format's own paging: a next cursor on an exactly full last page (checkListShapes).
