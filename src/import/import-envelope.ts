@@ -95,10 +95,12 @@ export function readEnvelopeCandidate(ctx: SchemaContext, schema: unknown, point
   if (only !== undefined) {
     const required = Array.isArray(s.required) && s.required.includes(only);
     const wrapper = readWrapper(ctx, props[only], joinPointer(joinPointer(flat.pointer, 'properties'), only), only);
-    // An optional member is a wrapper only where it is named after the resource it holds (`droplet`: Droplet), so an
-    // object with one optional member of its own (`{ config }`) is not read as one.
+    // An optional member is a wrapper only where it is named after the resource it holds (`droplet`: Droplet) or is
+    // an envelope's data name (Directus' `{ data: Presets }`), so an object with one optional member of its own
+    // (`{ config }`) is not read as one.
     if (wrapper && required) return wrapper;
-    if (wrapper && namesResource(only, wrapper.dataShape.resource!)) return { ...wrapper, optional: true };
+    if (wrapper && (namesResource(only, wrapper.dataShape.resource!) || (DATA_NAMES.includes(only) && !LIST_DATA_NAMES.has(only))))
+      return { ...wrapper, optional: true };
   }
   const data = DATA_NAMES.find((n) => Object.hasOwn(props, n));
   if (data === undefined) return undefined;

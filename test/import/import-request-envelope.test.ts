@@ -143,7 +143,8 @@ describe('request_envelope through export and import', () => {
 
 // DigitalOcean's answers wrap the object in a member named after it that the document leaves optional
 // (`{ droplet: Droplet }`, no `required`): 223 of its operations were custom for it. Read as the envelope, always
-// present in served answers, and said; a lone optional member named otherwise is the answer's own field.
+// present in served answers, and said; so is a lone optional `data` (`result`, `payload`); a lone optional member
+// named otherwise is the answer's own field.
 describe('an answer wrapper whose one member the document leaves optional', () => {
   const optional = (name: string, member: string) => ({ type: 'object', properties: { [member]: ref(name) } });
   const doc = (member: string) => ({
@@ -192,6 +193,28 @@ describe('an answer wrapper whose one member the document leaves optional', () =
         '/paths/~1droplets~1{droplet_id}/get/responses/200/content/application~1json/schema/properties/droplet',
         "operation getDroplet: the answer's `droplet` is imported as the envelope holding the object, always present: the document leaves the member optional; an answer without it would hold no object",
       ],
+    ]);
+    const s = await startService(c.checked!);
+    try {
+      const t = await testService(c.checked!, { baseUrl: s.url, seed: 2, runs: 3 });
+      expect(t.results.filter((x) => x.outcome === 'failed').map((x) => [x.check, x.target, x.failure?.actual])).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  }, 120_000);
+
+  // Directus' answers are `{ data: Presets }` with no `required`: 23 of its operations were custom for it.
+  it('named `data`, an envelope name, is the envelope too: served and said', async () => {
+    const r = await importOpenApiDocument(doc('data'), 'cloud.json');
+    const c = compileSpecText(r.text!);
+    expect(c.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(c.model!.endpoints!.operations.map((o) => [o.id, o.action, o.resource, o.envelope?.data])).toEqual([
+      ['createDroplet', 'create', 'Droplet', 'data'],
+      ['getDroplet', 'read', 'Droplet', 'data'],
+    ]);
+    expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('always present')).map((d) => d.pointer)).toEqual([
+      '/paths/~1droplets/post/responses/202/content/application~1json/schema/properties/data',
+      '/paths/~1droplets~1{droplet_id}/get/responses/200/content/application~1json/schema/properties/data',
     ]);
     const s = await startService(c.checked!);
     try {
