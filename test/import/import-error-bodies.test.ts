@@ -45,9 +45,9 @@ describe('error bodies through import', () => {
   it('petstore: the Error schema becomes the declared body; every `default` is kept, with that schema, and nothing is reported dropped', async () => {
     const r = await importOpenApiFile(join(OPENAPI_FIXTURES, 'oai-petstore.yaml'));
     // Its `code: integer` lists no values: which one each code writes is petstore's own (code_values: unstated); its
-    // schema leaves the object open (answer_members: open).
+    // schema leaves the object open (answer_members: open). Its `format: int32` is the range it states.
     expect(r.document!.errors!.body).toEqual({
-      fields: { code: { type: 'integer' }, message: { type: 'string' } },
+      fields: { code: { type: 'integer', minimum: -2147483648, maximum: 2147483647 }, message: { type: 'string' } },
       code_values: 'unstated',
       answer_members: 'open',
     });
