@@ -30,7 +30,7 @@ import { IF_MATCH_ACTIONS, LINK_HEADER, LIST_PARAMS, PAGE_FIELDS, PAGING_ROLES, 
 import { compileSpecText, type CompiledSpec } from '../program.js';
 import { hoistShapes, withExportedShapes } from './import-shapes.js';
 import { convertSwagger2, getSwagger2Pointer } from './import-swagger2.js';
-import { getSourcePlace, hoistTargets, openApi3Section, SourceFiles, swagger2Section } from './import-hoist.js';
+import { getSourcePlace, hoistTargets, openApi3Section, refTokens, SourceFiles, swagger2Section, tokensToPointer } from './import-hoist.js';
 import { joinPointer } from '../util/util-json-pointer.js';
 import {
   ACTIONS,
@@ -459,6 +459,7 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
   // A servicespec export says its named shapes (x-servicespec-shapes) and uses them by name: exactly those, none hoisted.
   const converted = convert(bundled, file, diagnostics, source !== bundled);
   const document = Array.isArray(bundled['x-servicespec-parts']) ? withExportedShapes(converted, bundled['x-servicespec-shapes']) : hoistShapes(converted);
+  asJsonPointers(diagnostics, file);
   dropRepeated(diagnostics);
   let text = specToYaml(document);
   const specFile = options.specFile ?? file.replace(/\.(ya?ml|json)$/i, '') + '.servicespec.yaml';
@@ -482,6 +483,18 @@ async function importBundled(bundled: Json, file: string, diagnostics: Diagnosti
   reportUnfilledErrorFields(compiled, errorBodyRead.get(converted), diagnostics, file);
   const gaps = compiled.model ? getGapReport(compiled.model) : undefined;
   return gaps ? { document, text, diagnostics, compiled, gaps } : { document, text, diagnostics, compiled };
+}
+
+/**
+ * A place read through a `$ref` is said as the reference names it (`#/components/schemas/User/properties/password`,
+ * percent-encoded): written as the JSON pointer it is (RFC 6901), as every other diagnostic's, so a tool resolving
+ * `pointer` in the document finds it.
+ */
+function asJsonPointers(diagnostics: Diagnostic[], file: string): void {
+  for (let i = 0; i < diagnostics.length; i++) {
+    const d = diagnostics[i]!;
+    if (d.file === file && d.pointer?.startsWith('#')) diagnostics[i] = { ...d, pointer: tokensToPointer(refTokens(d.pointer)) };
+  }
 }
 
 /**

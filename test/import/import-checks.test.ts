@@ -357,10 +357,10 @@ describe('import: the result always checks', () => {
     expect(fields.label!.example).toBe('short');
     const dropped = r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('breaks its own schema'));
     expect(dropped.map((d) => d.pointer)).toEqual([
-      '#/components/schemas/Thing/properties/size',
-      '#/components/schemas/Thing/properties/code',
-      '#/components/schemas/Thing/properties/kind',
-      '#/components/schemas/Thing/properties/count',
+      '/components/schemas/Thing/properties/size',
+      '/components/schemas/Thing/properties/code',
+      '/components/schemas/Thing/properties/kind',
+      '/components/schemas/Thing/properties/count',
     ]);
     expect(dropped[0]!.message).toBe(
       'resource Thing.size: example -1 has no place in a servicespec and is left out: it breaks its own schema (below minimum 0)',

@@ -86,7 +86,7 @@ describe('a document whose answers hold a constant beside the data', () => {
     expect((r.document!.errors!.body as { fields: Json }).fields.success).toEqual({ type: 'boolean', default: false });
     expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation')).toEqual([]);
     // Said where a request may now send the other value (the terms accepted), and nowhere a constant is written.
-    expect(approximations(r)).toEqual(['#/components/schemas/NoteInput/properties/agreed']);
+    expect(approximations(r)).toEqual(['/components/schemas/NoteInput/properties/agreed']);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
 
     const s = await startService(r.compiled!.model!);

@@ -142,7 +142,7 @@ describe('a page in an envelope the format cannot say stays custom, said at its 
 it("a Spring page's sort, which the format's page does not carry, is said at its pointer", async () => {
   const r = await importOpenApiFile(join(DIR, 'spring-status-page.openapi.yaml'));
   expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes('`sort`')).map((d) => d.pointer)).toEqual([
-    '#/components/schemas/PageArticle/properties/sort',
+    '/components/schemas/PageArticle/properties/sort',
   ]);
 });
 

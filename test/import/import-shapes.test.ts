@@ -121,7 +121,7 @@ describe('import: named shapes', () => {
   it('renames a resource named as another but for case, and says why', async () => {
     const r = await importOpenApiDocument(structuredClone(DOC), 'shop.json');
     expect(Object.keys(r.document!.resources!)).toEqual(expect.arrayContaining(['Customer', 'customer2']));
-    const said = r.diagnostics.find((d) => d.code === 'import-renamed' && d.pointer === '#/components/schemas/customer');
+    const said = r.diagnostics.find((d) => d.code === 'import-renamed' && d.pointer === '/components/schemas/customer');
     expect(said?.message).toMatch(/`customer` .*`customer2`.*differing only in case/);
   });
 
