@@ -163,10 +163,10 @@ describe('import: springdoc’s Page and Laravel’s paginator are list actions 
     expect(r.diagnostics.filter((d) => d.code === 'import-approximated' && d.message.includes('page number'))).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-custom-operation').map((d) => d.message)).toEqual([]);
     expect(r.diagnostics.filter((d) => d.code === 'import-dropped' && d.message.includes("its page's")).map((d) => d.pointer)).toEqual([
-      '#/components/schemas/PageProduct/properties/sort',
-      '#/components/schemas/PageProduct/properties/pageable/properties/sort',
-      '#/components/schemas/PageProduct/properties/pageable/properties/paged',
-      '#/components/schemas/PageProduct/properties/pageable/properties/unpaged',
+      '/components/schemas/PageProduct/properties/sort',
+      '/components/schemas/PageProduct/properties/pageable/properties/sort',
+      '/components/schemas/PageProduct/properties/pageable/properties/paged',
+      '/components/schemas/PageProduct/properties/pageable/properties/unpaged',
     ]);
     expect(r.compiled!.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     // Exported again, the page's members are where springdoc had them (sort and paged left out).
