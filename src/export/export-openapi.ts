@@ -695,12 +695,12 @@ function pathParams(ctx: Context, route: Route): JsonObject[] {
       const bound = route.resource && route.identifierParam !== name ? getBinding(o, name) : undefined;
       const boundField = bound && route.resource ? getFieldAt(route.resource, bound.field) : undefined;
       if (bound?.parent && route.resource) {
-        // The parent the objects belong to (\`parent\`, \`Article.slug\`), or one further up their chain (\`Owner.id\`): the
-        // parent's field's values, as the typed client takes them; a value naming no parent is missing.
+        // The parent the objects belong to (\`parent\`, \`Article.slug\`), or one further up their chain (\`Owner.id\`).
+        // Any text, as for an identifier (docs/architecture.md, "A malformed identifier in a path"): a value the
+        // parent's field cannot hold names no parent and is answered as missing, not refused as invalid.
         const missing = getErrorCodes(ctx.model, route).find((c) => c.condition === 'missing_resource');
         const chain = getParentChain(ctx.model, route.resource);
-        const parent = chain[bound.parent.level - 1];
-        s = parent ? fieldParamSchema(ctx, getField(parent, bound.parent.field), parent) : { type: 'string' };
+        s = { type: 'string' };
         const below = bound.parent.level > 1 ? chain[bound.parent.level - 2] : undefined;
         const answered = `is answered as missing${missing ? ` (${missing.status} \`${missing.code}\`)` : ''}`;
         description =
