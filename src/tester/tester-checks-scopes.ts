@@ -3,7 +3,9 @@
 // under /articles/{slug}/comments/{id}), finds an object only under its own scope. The object made under the
 // run's scope, addressed by its identifier under another scope that exists (a second project), is missing there: the
 // declared `missing_resource` answer (an imported document's own 404), and a list under the other scope does not hold
-// it. A service that finds it anyway lets one tenant's path reach another's objects (OWASP API1, BOLA).
+// it. A service that finds it anyway lets one tenant's path reach another's objects (OWASP API1, BOLA). Under a chain
+// of parents (a visit under a pet under an owner), each operation, a create too, is also sent with the run's pet kept
+// and another existing owner named: the pet is not under it, so that is missing_resource as well.
 //
 // errors.missing-parent: a create or a list whose path names its parent by a ref (a task's project_id: { type: ref,
 // to: Project } under /projects/{projectId}/tasks), under a parent identifier that names nothing, is the declared
@@ -18,7 +20,7 @@ import type { FieldModel, PathBindingModel, ResourceModel } from '../model/model
 import { missingIdentifier } from './tester-arbitraries.js';
 import { isSuccessAnswer, type OperationRoute } from '../model/model-routes.js';
 import { getPageItems, outsidePath } from './tester-checks-lists.js';
-import { describe, isKeyPath, objectKey, type TestContext } from './tester-context.js';
+import { describe, isKeyPath, objectKey, type CheckScope, type TestContext } from './tester-context.js';
 import type { TestRequest } from './tester-http.js';
 
 /**
@@ -39,16 +41,20 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
   for (const route of routes) {
     const o = route.operation;
     const r = route.resource;
-    if (!r || (o.action !== 'list' && !ADDRESSING_ACTIONS.has(o.action))) continue;
+    if (!r) continue;
+    // A parent further up a chain (`Owner.id` of a Visit under a Pet under an Owner): a create goes under it too.
+    const chain = (o.bindings ?? []).some((b) => b.parent !== undefined && b.parent.level > 1);
+    if (o.action !== 'list' && !ADDRESSING_ACTIONS.has(o.action) && !(chain && o.action === 'create')) continue;
     const bound = scopeBindings(route);
     // What another scope is: another value of a scope field, another parent object (`another Article`).
     const scopes = bound.map((b) => b.parent?.resource ?? b.field);
-    if (bound.length === 0 || (o.action !== 'list' && ctx.idParams(route).length === 0)) continue;
+    if (bound.length === 0 || (o.action !== 'list' && o.action !== 'create' && ctx.idParams(route).length === 0)) continue;
     await ctx.check('errors', 'errors.other-scope', o.id, async (scope) => {
       const headers = await ctx.authFor(o.auth);
       if (!headers) return scope.skip('no credential for this operation');
-      const d = o.action === 'list' ? undefined : ctx.refusal(route, 'missing_resource');
+      const d = ctx.refusal(route, 'missing_resource');
       if (o.action !== 'list' && !d) return scope.skip('the spec declares no error code for a missing object (not shown)');
+      if (o.action === 'create') return checkOuterParents(ctx, route, d!, headers, scope);
       const obj = await ctx.ensureObject(r);
       if (!obj) return scope.skip(ctx.noObject(r));
       const other = await ctx.otherScope(route, obj);
@@ -67,7 +73,7 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
         const stray = held ? undefined : outsidePath(route, req.path, items);
         if (stray) return scope.fail(ctx.failure(o.id, `${stray.expected} (the list under ${where})`, o.pointer, req, `${stray.actual}; ${describe(res)}`));
         if (held)
-          scope.fail(
+          return scope.fail(
             ctx.failure(
               o.id,
               `no ${r.name} of another ${scopes.join(', ')} in the list under ${where}`,
@@ -76,6 +82,8 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
               `it holds ${r.name} ${JSON.stringify(id)}; ${describe(res)}`,
             ),
           );
+        // With no missing_resource code declared, a list under another outer parent has no answer to be held to.
+        if (chain && d) await checkOuterParents(ctx, route, d, headers, scope);
         return;
       }
       // A valid body whose bound fields agree with the other scope's path, so that only the scope can be refused.
@@ -85,7 +93,7 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
       const res = await ctx.send(route, req);
       const why = ctx.expectRefusal(res, route, 'missing_resource');
       if (why !== undefined)
-        scope.fail(
+        return scope.fail(
           ctx.failure(
             o.id,
             `the declared ${d!.label} answer for a ${r.name} addressed under another ${scopes.join(', ')} (${where})`,
@@ -94,7 +102,52 @@ export async function checkScopes(ctx: TestContext): Promise<void> {
             `${why}; ${describe(res)}`,
           ),
         );
+      if (chain) await checkOuterParents(ctx, route, d!, headers, scope, id);
     });
+  }
+}
+
+/**
+ * A route under a chain of parents, with its inner parent (the run's Pet) and object kept but a parent further up
+ * named as another that exists (a second Owner, whose pets the run's is not one of): the declared missing_resource
+ * answer (docs/format.md "Resources under a parent"), for a create and a list too. A service that finds the inner
+ * parent by its own identifier alone, never checking it is under the outer one, answers it as under its own.
+ */
+async function checkOuterParents(
+  ctx: TestContext,
+  route: OperationRoute,
+  d: NonNullable<ReturnType<TestContext['refusal']>>,
+  headers: Record<string, string>,
+  scope: CheckScope,
+  id?: unknown,
+): Promise<void> {
+  const o = route.operation;
+  const r = route.resource!;
+  const outers = await ctx.otherOuterParents(route);
+  // A create judged by this probe alone is not run without it; the others have passed their own.
+  if (outers.length === 0) {
+    if (o.action === 'create') scope.skip(`no other parent further up a ${r.name}'s chain to name: a second one could not be made`);
+    return;
+  }
+  for (const outer of outers) {
+    const params = { [outer.param]: String(outer.value) };
+    let body: Record<string, unknown> | undefined;
+    // A valid body agreeing with the path, so that only the outer parent can be refused.
+    if (o.action === 'create') body = ctx.bindBody(route, await ctx.validBody(route), {});
+    else if (route.hasBody) body = ctx.bindBody(route, o.action === 'replace' || o.action === 'transition' ? await ctx.validBody(route, id) : {}, {});
+    const req: TestRequest = { method: route.method, path: ctx.pathOf(route, id, {}, params), headers, ...(body !== undefined ? { body } : {}) };
+    const res = await ctx.send(route, req);
+    const why = ctx.expectRefusal(res, route, 'missing_resource');
+    if (why !== undefined)
+      return scope.fail(
+        ctx.failure(
+          o.id,
+          `the declared ${d.label} answer for a ${o.action === 'create' || o.action === 'list' ? o.action : r.name} under another ${outer.resource.name} (${outer.param} ${JSON.stringify(params[outer.param])}), which the ${r.name}'s parent is not under`,
+          d.pointer,
+          req,
+          `${why}; ${describe(res)}`,
+        ),
+      );
   }
 }
 

@@ -11,7 +11,7 @@ import {
   PROBLEM_MEDIA_TYPE,
 } from '../model/model-defaults.js';
 import { getField, getResource } from '../model/model-lookup.js';
-import { ADDRESSING_ACTIONS, getFieldAt, getParentChain, getParentResource, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
+import { ADDRESSING_ACTIONS, getFieldAt, getParentChain, getPathParent, getValueAt, isNestedPath } from '../model/model-path-bindings.js';
 import { getPageItems, REQUEST_ENVELOPED_ACTIONS } from '../model/model-envelope.js';
 import { getDeclaredParameters, isSuccessAnswer, getRoutes, type OperationRoute, type Route } from '../model/model-routes.js';
 import {
@@ -1053,7 +1053,7 @@ export class TestContext {
         if (b.parent && b.parent.level > 1) {
           // A parent further up (`Owner.id` of a Visit under a Pet): the one the scope's own parent is under, as the
           // resource below it was made under (its scope, primed first: its paths are shorter).
-          const below = b.parent.level === 2 ? getParentResource(this.model, r) : getParentChain(this.model, r)[b.parent.level - 2];
+          const below = getParentChain(this.model, r)[b.parent.level - 2];
           const belowKey = below ? `${below.name}\u0000${b.field}` : undefined;
           const v = belowKey !== undefined ? this.scopes.get(belowKey) : undefined;
           if (this.scopes.has(key) || v === undefined || v === null) continue;
@@ -1192,6 +1192,37 @@ export class TestContext {
   }
 
   private readonly otherScopes = new Map<string, unknown>();
+
+  /**
+   * For each parent further up a route's chain (`Owner.id` of a Visit under a Pet under an Owner): another object of
+   * that parent, made once per parent resource, which the route's inner parent (the run's Pet) is not under. The
+   * caller names it in place of the scope's, keeping every other parameter, so that only the chain can be refused.
+   * A parent that cannot be made a second time is left out.
+   */
+  async otherOuterParents(route: OperationRoute): Promise<{ param: string; resource: ResourceModel; value: unknown }[]> {
+    const r = route.resource;
+    if (!r || !route.operation.bindings) return [];
+    const out: { param: string; resource: ResourceModel; value: unknown }[] = [];
+    for (const b of route.operation.bindings) {
+      if (!b.parent || b.parent.level <= 1) continue;
+      const parent = this.bindingParent(r, b);
+      const own = this.scopes.get(`${r.name}\u0000${b.field}`);
+      if (!parent || own === undefined || own === null) continue;
+      const key = `${parent.resource.name}\u0000${parent.field.name}`;
+      let other = this.otherOuters.get(key);
+      if (other === undefined) {
+        const made = await this.createObject(parent.resource);
+        const body = made && made.res.status < 300 && isPlainObject(made.res.body) ? made.res.body : undefined;
+        other = body?.[parent.field.name];
+        if (other === undefined || other === null) continue;
+        this.otherOuters.set(key, other);
+      }
+      if (other !== own) out.push({ param: b.param, resource: parent.resource, value: other });
+    }
+    return out;
+  }
+
+  private readonly otherOuters = new Map<string, unknown>();
 
   /** A value of a field a path parameter is bound to: not null, and a string not empty (an empty segment is no path). */
   private segmentValue(r: ResourceModel, f: FieldModel, seed: number): unknown {

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testService } from '../../src/tester/tester-run.js';
 import { startSpec, type OrdersServer } from './helpers.js';
+import { json, startProxy } from './mutant-proxy.js';
 
 const SPEC = join(mkdtempSync(join(tmpdir(), 'chain-')), 'parent-chain.yaml');
 writeFileSync(
@@ -53,7 +54,34 @@ it('parent-chain: every check passes, every operation reached with a success ans
     ].map((t) => [t, 'passed']),
   );
   expect(outcomes('errors.other-scope')).toEqual(
-    ['deletePet', 'deleteVisit', 'getPet', 'getVisit', 'listPetVisits', 'listPets', 'listVisits', 'updateVisit'].map((t) => [t, 'passed']),
+    ['createVisit', 'deletePet', 'deleteVisit', 'getPet', 'getVisit', 'listPetVisits', 'listPets', 'listVisits', 'updateVisit'].map((t) => [t, 'passed']),
   );
   expect(outcomes('errors.missing-parent')).toEqual(['createPet', 'createVisit', 'listPetVisits', 'listPets', 'listVisits'].map((t) => [t, 'passed']));
+}, 120_000);
+
+// A service that checks a pet is its owner's on the pet's own paths but finds a pet's visits by the pet alone, never
+// checking the owner the path names (the proxy puts the pet's own owner in place of any other): a visit is reached
+// under an owner its pet does not belong to. The other scope of the visits' own operations (a second pet of the same
+// owner) never shows it; naming the run's pet under a second owner does.
+it('parent-chain: a service ignoring the owner of a visit path fails errors.other-scope on every visit operation under the owner', async () => {
+  const ownerOf = new Map<string, string>();
+  const proxy = await startProxy(s.url, {
+    request: (req) => {
+      const m = /^\/owners\/([^/?]+)\/pets\/([^/?]+)(\/visits.*)$/.exec(req.path);
+      const owner = m ? ownerOf.get(m[2]!) : undefined;
+      return m && owner !== undefined && owner !== m[1] ? { ...req, path: `/owners/${owner}/pets/${m[2]!}${m[3]!}` } : req;
+    },
+    response: (res, req) => {
+      const m = /^\/owners\/([^/?]+)\/pets$/.exec(req.path);
+      if (m && req.method === 'POST' && res.status === 201) ownerOf.set(String(json(res).id), m[1]!);
+      return res;
+    },
+  });
+  try {
+    const report = await testService(s.model, { baseUrl: proxy.url, ...s.options, seed: 5, runs: 5, only: ['errors.other-scope'] });
+    const failed = report.results.filter((r) => r.outcome === 'failed').map((r) => [r.check, r.target]);
+    expect(failed.sort()).toEqual(['createVisit', 'deleteVisit', 'getVisit', 'listVisits', 'updateVisit'].map((t) => ['errors.other-scope', t]));
+  } finally {
+    await proxy.close();
+  }
 }, 120_000);
