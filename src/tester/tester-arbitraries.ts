@@ -852,7 +852,6 @@ export function missingIdentifier(id: FieldModel): unknown {
   return fc.sample(stringArbitrary({ ...id, hasExample: false }), { seed: 0x5eed, numRuns: 20 }).reverse()[0] ?? '00000000-0000-4000-8000-000000000000';
 }
 
-/** A plausible value of a field's type, for sending a field that must not be sent. */
 /**
  * A number a read-only field is sent that the service would not make itself in a run (an identifier counting from 1
  * reaches it never), where the field's bounds take it, so that an answer holding it shows it stored
@@ -865,6 +864,7 @@ function readOnlySample(f: FieldModel): unknown {
   const fits =
     (f.minimum === undefined || n >= f.minimum) &&
     (f.maximum === undefined || n <= f.maximum) &&
+    (f.exclusiveMinimum === undefined || n > f.exclusiveMinimum) &&
     (f.exclusiveMaximum === undefined || n < f.exclusiveMaximum) &&
     f.multipleOf === undefined;
   if ((f.type === 'integer' || f.type === 'number') && fits) return n;
@@ -878,6 +878,7 @@ function readOnlySample(f: FieldModel): unknown {
 /** The text a plain read-only string field is sent (readOnlySample): 8 characters or more, so a stored one shows. */
 export const READ_ONLY_TEXT = 'servicespec-read-only';
 
+/** A plausible value of a field's type, for sending a field that must not be sent. */
 function sampleOf(f: FieldModel): unknown {
   switch (f.type) {
     case 'uuid':

@@ -129,3 +129,23 @@ resources:
     expect(draw(field)).toHaveLength(20);
   });
 });
+
+describe('a read-only number sent in a body (getMutations)', () => {
+  const sent = (bounds: string) => {
+    const m = compileSpecText(`servicespec: 1
+resources:
+  Item:
+    fields:
+      id: { type: uuid, readOnly: true }
+      rank: { type: integer, readOnly: true${bounds} }
+`).model!;
+    const r = m.resources[0]!;
+    const mu = getMutations(m, r.fields, r, 'create').find((x) => x.label === 'rank (read-only) sent')!;
+    return mu.apply({}).rank;
+  };
+  it('is the number no run makes where the bounds take it, else not one outside them (exclusiveMinimum too)', () => {
+    expect(sent('')).toBe(7340033);
+    expect(sent(', exclusiveMaximum: 7340033')).not.toBe(7340033);
+    expect(sent(', exclusiveMinimum: 7340033')).not.toBe(7340033);
+  });
+});
