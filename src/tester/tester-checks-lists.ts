@@ -537,8 +537,8 @@ interface FieldReader {
  */
 function createFieldReader(ctx: TestContext, route: OperationRoute, field: string): FieldReader {
   const resource = route.resource;
-  const read = resource && ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
   if (isListAnswered(route, field) || !resource) return { load: async () => undefined, valueOf: (x) => x[field] };
+  const read = ctx.routes.find((r) => r.operation.action === 'read' && r.resource?.name === resource.name);
   const known = new Map<string, unknown>();
   const keyOf = (x: Record<string, unknown>): string | undefined => JSON.stringify(objectKey(resource, x));
   return {
