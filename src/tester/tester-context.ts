@@ -71,22 +71,15 @@ const NOT_REFUSALS: readonly number[] = [401, 403, 404, 405, 406, 407, 408, 429]
  * that means a bad request (any 4xx but NOT_REFUSALS: Django REST Framework's 400, 415), an object that does not
  * exist not found (404 or 410). `statuses` are the ones a failure names first.
  */
+const clientError = (statuses: number[]) => ({
+  label: 'a client error (the spec states no error answer)',
+  statuses,
+  fits: (s: number) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
+});
 const UNSTATED_REFUSALS: Partial<Record<Condition, { label: string; statuses: number[]; fits: (status: number) => boolean }>> = {
-  validation: {
-    label: 'a client error (the spec states no error answer)',
-    statuses: [400, 422],
-    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
-  },
-  malformed_request: {
-    label: 'a client error (the spec states no error answer)',
-    statuses: [400],
-    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
-  },
-  unsupported_media_type: {
-    label: 'a client error (the spec states no error answer)',
-    statuses: [415, 400],
-    fits: (s) => s >= 400 && s < 500 && !NOT_REFUSALS.includes(s),
-  },
+  validation: clientError([400, 422]),
+  malformed_request: clientError([400]),
+  unsupported_media_type: clientError([415, 400]),
   missing_resource: { label: 'not found, 404 or 410 (the spec states no error answer)', statuses: [404, 410], fits: (s) => s === 404 || s === 410 },
 };
 

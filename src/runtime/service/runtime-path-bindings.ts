@@ -216,7 +216,7 @@ export function createParentResolver(
     const reader = createReader(model, p.resource, { param: p.param, field: p.field, path: name, column: name }, compile);
     const table = p.resource.name;
     const above = i > 0 ? chain[i - 1]!.resource.name : undefined;
-    const message = above === undefined ? `no ${table} with that ${name}` : `no ${table} with that ${name} under that ${above}`;
+    const message = missingBoundMessage(p.resource, above === undefined ? { [name]: null } : { [name]: null, [PARENT_COLUMN]: null });
     // By key alone at the top; under a parent, by the value and the parent's identifier in its hidden column.
     const byKey = p.byIdentifier && above === undefined;
     return {
